@@ -1,0 +1,284 @@
+"""The contract every game engine follows, and the small types they exchange.
+
+A game is a pure state machine (after open_spiel's Python games): it is built from a
+:class:`Setup`, told :class:`Action` objects through :meth:`Game.apply`, and answers with
+:class:`Event` objects. It never prints, plays audio or reads a clock; time reaches it as
+timer actions (see :class:`Timer`), randomness only from the seeded ``random.Random`` it
+creates from ``Setup.seed``.
+
+History is the truth: a game's state is fully determined by its setup and the list of
+actions applied so far, which is what the journal stores. Undo is "rebuild from the
+setup and replay all actions but the last" (see :func:`replay`).
+
+Errors are typed (after python-chess): :class:`NotAllowed` for a move the rules forbid
+(with the reason as a message key), :class:`NotNow` for an action that does not fit the
+current phase, :class:`Ambiguous` when the engine needs the player to be more precise.
+Whenever ``apply`` raises, the state is exactly as before.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+JSON = Any
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision taken at the table, as stored in the journal."""
+
+    name: str
+    """What kind of action: ``"place"``, ``"pass"``, ``"timer"``, ..."""
+
+    args: Mapping[str, JSON] = field(default_factory=dict)
+    """The action's arguments; JSON-serialisable (str, int, bool, lists)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    @staticmethod
+    def from_json(data: Mapping[str, JSON]) -> Action:
+        name = data.get("name")
+        args = data.get("args", {})
+        if not isinstance(name, str) or not isinstance(args, dict):
+            raise ValueError(f"not an action: {data!r}")
+        return Action(name, args)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened (or should be said) because of an action.
+
+    The type is also the key of the spoken message; ``data`` fills in its blanks.
+    """
+
+    type: str
+    """Event kind, e.g. ``"turn"``, ``"placed"``, ``"game_over"``."""
+
+    data: Mapping[str, JSON] = field(default_factory=dict)
+    """The facts of the event; JSON-serialisable."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"type": self.type, **self.data}
+
+
+@dataclass(frozen=True)
+class Timer:
+    """A timer the engine wants running now.
+
+    The session starts counting when a timer id first appears in :meth:`Game.timers`
+    and applies ``action`` once ``seconds`` have passed (unless the timer has
+    disappeared by then). Ids must be unique per arming, e.g. ``"guess:7:2"``.
+    """
+
+    id: str
+    seconds: float
+    action: Action
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the engine is waiting for right now."""
+
+    intents: frozenset[str]
+    """Names of the game intents that make sense now (global commands come on top)."""
+
+    player: str | None = None
+    """Who is expected to speak, if one player is."""
+
+    slots: Mapping[str, tuple[JSON, ...]] = field(default_factory=dict)
+    """Optional narrowing of slot values for the recogniser, by slot list name."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything needed to start a game identically again."""
+
+    players: tuple[str, ...]
+    """Player names in seat order (clockwise)."""
+
+    seed: int = 0
+    """Seed of the game's only source of randomness."""
+
+    first: str | None = None
+    """Who starts, if the table fixed it; otherwise the game's own rule applies."""
+
+    options: Mapping[str, JSON] = field(default_factory=dict)
+    """Game-specific options (variant, modes, word cards, deck entries, ...)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "players": list(self.players),
+            "seed": self.seed,
+            "first": self.first,
+            "options": dict(self.options),
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, JSON]) -> Setup:
+        players = data.get("players")
+        seed = data.get("seed", 0)
+        first = data.get("first")
+        options = data.get("options", {})
+        if (
+            not isinstance(players, list)
+            or not all(isinstance(p, str) for p in players)
+            or not isinstance(seed, int)
+            or not (first is None or isinstance(first, str))
+            or not isinstance(options, dict)
+        ):
+            raise ValueError("malformed setup")
+        return Setup(tuple(players), seed, first, options)
+
+
+class GameError(Exception):
+    """An action the engine cannot take; ``key`` + ``params`` choose the spoken reply."""
+
+    def __init__(self, key: str, **params: JSON) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.params}" if self.params else self.key
+
+
+class NotAllowed(GameError):
+    """The rules forbid this move; the key names the reason."""
+
+
+class NotNow(GameError):
+    """The action does not fit the current phase of the game."""
+
+
+class Ambiguous(GameError):
+    """The engine needs the player to say more precisely what they mean."""
+
+
+class SetupError(ValueError):
+    """The setup cannot start this game (too few players, unknown option, ...)."""
+
+    def __init__(self, key: str, **params: JSON) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+
+class Game(ABC):
+    """Base class of the rules engines. Subclasses are pure and deterministic."""
+
+    game_id: ClassVar[str]
+    """The name used on the command line and in save files."""
+
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 8
+
+    def __init__(self, setup: Setup) -> None:
+        check_players(setup, self.min_players, self.max_players)
+        self.setup = setup
+        self.players: tuple[str, ...] = setup.players
+        self.rng = random.Random(setup.seed)
+
+    # --- what the session asks ------------------------------------------------------
+    @abstractmethod
+    def start(self) -> list[Event]:
+        """Opening announcements; called once, before any action."""
+
+    @abstractmethod
+    def current_player(self) -> str | None:
+        """Who acts now (``None`` when nobody in particular, or the game is over)."""
+
+    @abstractmethod
+    def expecting(self) -> Expectation:
+        """What input makes sense now; drives per-phase grammars and help."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Actions ``apply`` would accept now (used by random play and tests)."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> list[Event]:
+        """Apply an action and return what happened. Raises :class:`GameError`."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> dict[str, JSON]:
+        """The ``game_over`` payload (scores and winners, or the game's own form)."""
+
+    @abstractmethod
+    def prompt(self) -> list[Event]:
+        """What to say to bring the table back to the current situation."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, JSON]:
+        """The full state as plain data (for equality checks and debugging)."""
+
+    def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        """Answer a question about the state (never changes it). Raises NotNow."""
+        raise NotNow("unknown_question", question=name)
+
+    def status(self) -> list[Event]:
+        """Answer to "what's the score"; games override."""
+        return [Event("status", {})]
+
+    def timers(self) -> list[Timer]:
+        """Timers that should be running now; timed games override."""
+        return []
+
+    def describe(self, action: Action) -> Event:
+        """An event that names ``action`` (used to confirm undo)."""
+        return Event("action", {"name": action.name, **action.args})
+
+
+def check_players(setup: Setup, low: int, high: int) -> None:
+    """Reject impossible player lists before a game starts."""
+    names = setup.players
+    if not low <= len(names) <= high:
+        raise SetupError("player_count", count=len(names), low=low, high=high)
+    seen: set[str] = set()
+    for name in names:
+        if not name.strip():
+            raise SetupError("player_name_empty")
+        if name.casefold() in seen:
+            raise SetupError("player_name_twice", name=name)
+        seen.add(name.casefold())
+    if setup.first is not None and setup.first not in names:
+        raise SetupError("unknown_first", name=setup.first, players=list(names))
+
+
+def left_of(players: tuple[str, ...], player: str, steps: int = 1) -> str:
+    """The player ``steps`` seats clockwise (to the left) of ``player``."""
+    return players[(players.index(player) + steps) % len(players)]
+
+
+def right_of(players: tuple[str, ...], player: str) -> str:
+    """The player sitting to the right (counter-clockwise) of ``player``."""
+    return left_of(players, player, -1)
+
+
+def seats_from(players: tuple[str, ...], first: str) -> list[str]:
+    """All players clockwise, beginning with ``first``."""
+    i = players.index(first)
+    return list(players[i:] + players[:i])
+
+
+def winners(scores: Mapping[str, int], *, lowest: bool = False) -> list[str]:
+    """Everyone sharing the best score (ties give several winners), in seat order."""
+    if not scores:
+        return []
+    best = min(scores.values()) if lowest else max(scores.values())
+    return [p for p, s in scores.items() if s == best]
+
+
+def replay(game: Game, actions: Iterable[Action]) -> Game:
+    """Start ``game`` and apply ``actions`` in order (resume and undo use this)."""
+    game.start()
+    for action in actions:
+        game.apply(action)
+    return game

@@ -1,0 +1,1 @@
+"""Sentence templates (hassil format), per language and game. Data only."""

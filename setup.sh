@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs everything farbspiel and its tests need on Debian/Ubuntu: system packages
+# (speech synthesis, audio), then a virtual environment in .venv with farbspiel in it.
+set -euo pipefail
+cd "$(dirname "$0")"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+    python3-venv espeak-ng libespeak-ng1 libportaudio2 sox alsa-utils \
+    pulseaudio pulseaudio-utils >/dev/null
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test,bench]'
+echo "farbspiel is installed in .venv (run: .venv/bin/farbspiel --help)"

@@ -1,0 +1,1 @@
+"""farbspiel's voice layer: input, recognisers, intent parser, messages, output, session."""

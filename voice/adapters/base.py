@@ -1,0 +1,66 @@
+"""What the voice layer needs to know about one game, beyond its pure engine.
+
+An adapter joins a game's engine (``games/``), its sentence templates (``grammars/``),
+its messages (``voice/prompts/``) and its command-line options. The session loop only
+talks to games through an adapter.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from games.engine import Action, Game, Setup
+from voice.grammar import SlotValue, normalize
+from voice.intents import Intent
+from voice.messages import TermMaker
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot work; the message says what to do instead."""
+
+
+class GameAdapter:
+    """Base adapter; a game overrides what differs."""
+
+    game_id: ClassVar[str]
+    default_lang: ClassVar[str] = "en"
+    engine: ClassVar[type[Game]]
+
+    queries: ClassVar[frozenset[str]] = frozenset()
+    """Game intents answered by :meth:`Game.query` (never journalled)."""
+
+    status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
+    """Game intents answered by :meth:`Game.status`, like the global "score"."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Game-specific ``play`` options."""
+
+    def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
+        """Turn parsed options into ``Setup.options``. Raises :class:`UsageError`."""
+        return {}
+
+    def create(self, setup: Setup) -> Game:
+        return self.engine(setup)
+
+    def dynamic_lists(self, setup: Setup, lang: str) -> Mapping[str, Sequence[SlotValue]]:
+        """Slot lists that depend on the table (player names, ...)."""
+        return {"player": [SlotValue(_spoken(p), p) for p in setup.players]}
+
+    def terms(self, lang: str) -> Mapping[str, TermMaker]:
+        """Word forms of the game's values, for messages."""
+        return {}
+
+    def action_for(self, intent: Intent, game: Game) -> Action:
+        """The engine action an (understood, expected) game intent stands for."""
+        if intent.name == "choose_first":
+            return Action("first", {"player": intent.slots["player"]})
+        if intent.name == "random_first":
+            return Action("first", {"random": True})
+        return Action(intent.name, dict(intent.slots))
+
+
+def _spoken(name: str) -> str:
+    """A player name as recognisers would write it (no template syntax survives)."""
+    return normalize("".join(" " if c in "[](){}<>|" else c for c in name))

@@ -1,0 +1,331 @@
+"""The ``farbspiel`` command line.
+
+Exit codes: 0 done, 1 something outside the command line failed (a save file, a model,
+audio), 2 the command line itself cannot work, 130 interrupted (the game is saved).
+Users never see a traceback: unexpected errors are written to a log file instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from games.engine import Setup, SetupError
+from voice.adapters import ADAPTERS, UsageError, adapter_for
+from voice.clock import RealClock, VirtualClock
+from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
+from voice.intents import IntentParser
+from voice.journal import Header, Journal, JournalError, read
+from voice.loop import LineReader, run_keyboard, run_script
+from voice.output import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
+from voice.session import Session
+from voice.settings import (
+    MAX_RATE,
+    MIN_RATE,
+    clamp_rate,
+    data_dir,
+    load_settings,
+    save_settings,
+)
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+MAX_NAME = 40
+
+
+class CliError(Exception):
+    """A failure outside the command line (files, devices); exit code 1."""
+
+
+# --- parser --------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so main() decides the exit code."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise UsageError(f"{message}\n(try: {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="farbspiel", description="Voice game master for colour party games.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    play = commands.add_parser("play", help="start a game")
+    games = play.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
+    games.required = True
+    for game_id, adapter in ADAPTERS.items():
+        game = games.add_parser(game_id, help=f"play {game_id}")
+        _add_game_options(game, adapter.default_lang)
+        _add_io_options(game)
+        adapter.add_arguments(game)
+
+    resume = commands.add_parser("resume", help="continue a saved game")
+    resume.add_argument("file", nargs="?", type=Path,
+                        help="the save file (default: the game saved last)")
+    _add_io_options(resume)
+
+    parse = commands.add_parser("parse", help="show the intent a sentence means, as JSON")
+    parse.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
+    parse.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
+    parse.add_argument("--players", default="Anna,Ben,Cem",
+                       help="player names the sentence may use (default: Anna,Ben,Cem)")
+    parse.add_argument("text", nargs="+", help="the sentence")
+    return parser
+
+
+def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
+    p.add_argument("--lang", choices=LANGUAGES, default=default_lang,
+                   help=f"language of the game (default: {default_lang})")
+    p.add_argument("--players", required=True,
+                   help='player names in seat order, clockwise: "Anna,Ben,Cem"')
+    p.add_argument("--first", metavar="NAME", help="who starts (default: the game's own rule)")
+    p.add_argument("--seed", type=int, help="seed for shuffling and drawing lots")
+    p.add_argument("--save", type=Path, metavar="FILE", help="where to save the game")
+
+
+def _add_io_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--input", choices=("auto", "keyboard"), default="auto",
+                   help="where moves come from (default: auto)")
+    p.add_argument("--script", type=Path, metavar="FILE",
+                   help="read utterances from FILE (virtual time, '@+N' lines advance it)")
+    p.add_argument("--voice", choices=("auto", "text", "none"), default="auto",
+                   help="how farbspiel answers (default: auto)")
+    p.add_argument("--json", action="store_true", help="print every event as a JSON line")
+    p.add_argument("--rate", type=int, metavar="WPM",
+                   help=f"speech rate in words per minute ({MIN_RATE}-{MAX_RATE})")
+
+
+# --- play / resume ---------------------------------------------------------------------
+def _players(text: str) -> tuple[str, ...]:
+    names = tuple(" ".join(n.split()) for n in text.split(","))
+    for name in names:
+        if not name:
+            raise UsageError('--players has an empty name; write them like "Anna,Ben,Cem"')
+        if len(name) > MAX_NAME:
+            raise UsageError(f"--players: {name[:20]!r}... is too long (at most {MAX_NAME})")
+        if not any(c.isalpha() for c in name) or not normalize(name):
+            raise UsageError(f"--players: {name!r} is not a name farbspiel can say or hear")
+    spoken = [normalize(n) for n in names]
+    for name in spoken:
+        if spoken.count(name) > 1:
+            raise UsageError(f"--players: two players are called {name!r}; "
+                             "give them names that sound different")
+    return names
+
+
+def _first(name: str | None, players: tuple[str, ...]) -> str | None:
+    if name is None:
+        return None
+    for player in players:
+        if normalize(player) == normalize(name):
+            return player
+    raise UsageError(f"--first {name!r} is not one of the players ({', '.join(players)})")
+
+
+def _check_rate(rate: int | None) -> int | None:
+    if rate is not None and not MIN_RATE <= rate <= MAX_RATE:
+        raise UsageError(f"--rate must be between {MIN_RATE} and {MAX_RATE} words per minute")
+    return rate
+
+
+def _make_output(args: argparse.Namespace) -> Output:
+    outputs: list[Output] = []
+    if args.json:
+        outputs.append(JsonOutput(sys.stdout))
+    if args.voice in ("auto", "text") and not args.json:
+        outputs.append(TextOutput(sys.stdout))
+    return MultiOutput(outputs) if outputs else NullOutput()
+
+
+def _default_save(game_id: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "saves" / f"{game_id}-{stamp}.jsonl"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    adapter = adapter_for(args.game)
+    players = _players(args.players)
+    first = _first(args.first, players)
+    rate = _check_rate(args.rate)
+    if args.seed is not None and args.seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    seed = args.seed if args.seed is not None else _dt.datetime.now().microsecond
+    options = adapter.options(args, args.lang)
+    setup = Setup(players, seed, first, options)
+    try:
+        adapter.create(setup)  # checks the setup before anything is written
+    except SetupError as exc:
+        raise UsageError(_setup_message(args.game, exc)) from None
+    script = _open_script(args.script)
+    save = args.save if args.save is not None or script is not None else _default_save(args.game)
+    journal = Journal.create(save, Header(args.game, args.lang, setup)) if save else None
+    if journal is not None:
+        _remember_save(journal.path)
+    settings = load_settings()
+    session = Session(
+        adapter, args.lang, setup, _make_output(args), journal=journal,
+        rate=rate if rate is not None else clamp_rate(settings.get("rate")),
+    )
+    return _run(session, args, script)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    path = args.file or _last_save()
+    contents = read(path)
+    adapter = adapter_for(contents.header.game)
+    rate = _check_rate(args.rate)
+    script = _open_script(args.script)
+    if rate is None:
+        rate = clamp_rate(contents.settings.get("rate", load_settings().get("rate")))
+    session = Session(
+        adapter, contents.header.lang, contents.header.setup, _make_output(args),
+        actions=contents.actions, rate=rate,
+    )
+    session.check_replay()  # refuses a damaged journal before the file is touched
+    session.journal = Journal.reopen(
+        path, contents.valid_length if contents.dropped_tail else None
+    )
+    _remember_save(path)
+    return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
+
+
+def _run(session: Session, args: argparse.Namespace, script: list[str] | None,
+         resumed: bool = False, dropped_tail: bool = False) -> int:
+    try:
+        if script is not None:
+            clock = VirtualClock()
+            session.start(resumed, dropped_tail)
+            run_script(session, script, clock)
+        else:
+            clock_real = RealClock()
+            session.reset_clock(clock_real.now())
+            if args.input == "auto" and not args.json:
+                print("farbspiel: listening to the keyboard (type what you would say).",
+                      file=sys.stderr)
+            session.start(resumed, dropped_tail)
+            prompt = sys.stderr if sys.stdin.isatty() else None
+            run_keyboard(session, LineReader(sys.stdin.fileno()), clock_real, prompt)
+    except KeyboardInterrupt:
+        if session.journal is not None:
+            print(f"\nfarbspiel: stopped. The game is saved in {session.journal.path}; "
+                  f"continue with: farbspiel resume {session.journal.path}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        session.out.close()
+        if session.journal is not None:
+            session.journal.close()
+    return EXIT_OK
+
+
+def _open_script(path: Path | None) -> list[str] | None:
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise CliError(f"no script file {path}") from None
+    except UnicodeDecodeError:
+        raise CliError(f"script file {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise CliError(f"cannot read script file {path}: {exc.strerror}") from None
+
+
+def _remember_save(path: Path) -> None:
+    settings = load_settings()
+    settings["last_save"] = str(Path(path).resolve())
+    save_settings(settings)
+
+
+def _last_save() -> Path:
+    last = load_settings().get("last_save")
+    if isinstance(last, str) and Path(last).is_file():
+        return Path(last)
+    saves = sorted((data_dir() / "saves").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    if not saves:
+        raise CliError("there is no saved game yet; start one with `farbspiel play GAME`")
+    return saves[-1]
+
+
+_SETUP_TEXT = {
+    "player_count": "{game} needs {low} to {high} players, not {count}",
+    "player_name_empty": "a player name is empty",
+    "player_name_twice": "{name!r} is listed twice in --players",
+    "unknown_first": "--first {name!r} is not one of the players",
+    "unknown_variant": "unknown variant {variant!r}",
+}
+
+
+def _setup_message(game: str, exc: SetupError) -> str:
+    template = _SETUP_TEXT.get(exc.key)
+    if template is None:
+        details = ", ".join(f"{k}={v}" for k, v in exc.params.items())
+        return f"{game} cannot start: {exc.key} {details}".strip()
+    return template.format(game=game, **exc.params)
+
+
+# --- parse -------------------------------------------------------------------------------
+def cmd_parse(args: argparse.Namespace) -> int:
+    adapter = adapter_for(args.game)
+    lang = args.lang or adapter.default_lang
+    setup = Setup(_players(args.players))
+    grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
+    intent = IntentParser(grammar).parse(" ".join(args.text))
+    result = intent.to_json() if intent is not None else {"intent": None}
+    print(json.dumps(result, ensure_ascii=False))
+    return EXIT_OK
+
+
+# --- main --------------------------------------------------------------------------------
+COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse}
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"farbspiel: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except (CliError, JournalError, GrammarError) as exc:
+        print(f"farbspiel: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        print("\nfarbspiel: stopped.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+        _silence_stdout()
+        return EXIT_FAILURE
+    except Exception as exc:  # noqa: BLE001 - last line of defence: no tracebacks for users
+        log = _log_crash()
+        print(f"farbspiel: internal error ({type(exc).__name__}: {exc}). "
+              f"Details: {log}. Saved games are kept.", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+def _log_crash() -> str:
+    path = data_dir() / "error.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"--- {_dt.datetime.now().isoformat()}\n{traceback.format_exc()}\n")
+    except OSError:
+        return "(no log could be written)"
+    return str(path)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,106 @@
+"""Where the session's words and events go: text, JSON lines, speech, or nowhere.
+
+Every output gets each spoken line (``say``) and each event record (``record``); each
+kind of output keeps what concerns it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, Protocol, TextIO
+
+
+class Output(Protocol):
+    def say(self, text: str) -> None:
+        """Speak (or print) one line; returns when it has been delivered."""
+        ...
+
+    def record(self, record: dict[str, Any]) -> None:
+        """One machine-readable event."""
+        ...
+
+    def set_rate(self, wpm: int) -> None:
+        """Speech rate in words per minute (outputs that do not speak ignore it)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class TextOutput:
+    """Spoken lines as plain text, one per line."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def record(self, record: dict[str, Any]) -> None:
+        pass
+
+    def set_rate(self, wpm: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class JsonOutput:
+    """Every event as one JSON object per line; spoken lines as ``say`` events."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+
+    def say(self, text: str) -> None:
+        self.record({"type": "say", "text": text})
+
+    def record(self, record: dict[str, Any]) -> None:
+        line = json.dumps(record, ensure_ascii=False, separators=(", ", ": "))
+        print(line, file=self.stream, flush=True)
+
+    def set_rate(self, wpm: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class NullOutput:
+    """Says nothing (``--voice none`` without ``--json``)."""
+
+    def say(self, text: str) -> None:
+        pass
+
+    def record(self, record: dict[str, Any]) -> None:
+        pass
+
+    def set_rate(self, wpm: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class MultiOutput:
+    """Sends everything to several outputs, in order."""
+
+    def __init__(self, outputs: Sequence[Output]) -> None:
+        self.outputs = list(outputs)
+
+    def say(self, text: str) -> None:
+        for out in self.outputs:
+            out.say(text)
+
+    def record(self, record: dict[str, Any]) -> None:
+        for out in self.outputs:
+            out.record(record)
+
+    def set_rate(self, wpm: int) -> None:
+        for out in self.outputs:
+            out.set_rate(wpm)
+
+    def close(self) -> None:
+        for out in self.outputs:
+            out.close()
