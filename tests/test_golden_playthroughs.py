@@ -14,7 +14,6 @@ import shlex
 from pathlib import Path
 
 import pytest
-
 from helpers import run_cli
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -35,7 +34,7 @@ def test_golden_playthrough(script: Path) -> None:
     expected_file = script.with_suffix(".jsonl")
     if os.environ.get("FARBSPIEL_UPDATE_GOLDEN"):
         expected_file.write_text(run.out, encoding="utf-8")
-    assert expected_file.exists(), f"no golden output yet: run with FARBSPIEL_UPDATE_GOLDEN=1"
+    assert expected_file.exists(), "no golden output yet: run with FARBSPIEL_UPDATE_GOLDEN=1"
     assert run.out.splitlines() == expected_file.read_text(encoding="utf-8").splitlines()
 
 

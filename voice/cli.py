@@ -271,7 +271,7 @@ def _setup_message(game: str, exc: SetupError) -> str:
 def cmd_parse(args: argparse.Namespace) -> int:
     adapter = adapter_for(args.game)
     lang = args.lang or adapter.default_lang
-    setup = Setup(_players(args.players))
+    setup = Setup(_players(args.players), options=adapter.default_options(lang))
     grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
     intent = IntentParser(grammar).parse(" ".join(args.text))
     result = intent.to_json() if intent is not None else {"intent": None}

@@ -41,6 +41,10 @@ class GameAdapter:
         """Turn parsed options into ``Setup.options``. Raises :class:`UsageError`."""
         return {}
 
+    def default_options(self, lang: str) -> dict[str, Any]:
+        """``Setup.options`` when no command line gives any (``parse``, tests)."""
+        return {}
+
     def create(self, setup: Setup) -> Game:
         return self.engine(setup)
 
