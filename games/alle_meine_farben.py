@@ -189,7 +189,10 @@ class AlleMeineFarben(Game):
             if conflict is not None:
                 line, index, other = conflict
                 raise NotAllowed(
-                    f"colour_in_{line}", colour=colour, index=index, other=other,
+                    f"colour_in_{line}",
+                    colour=colour,
+                    index=index,
+                    other=other,
                     number=self.number,
                 )
         player = self.turn
@@ -246,8 +249,13 @@ class AlleMeineFarben(Game):
 
     def _turn_event(self) -> Event:
         return Event(
-            "turn", {"player": self.turn, "number": self.number, "row": row_of(self.number),
-                     "column": column_of(self.number)}
+            "turn",
+            {
+                "player": self.turn,
+                "number": self.number,
+                "row": row_of(self.number),
+                "column": column_of(self.number),
+            },
         )
 
     # --- the end ---------------------------------------------------------------------
@@ -264,7 +272,9 @@ class AlleMeineFarben(Game):
             clash = self.conflict(number, card.colour)
             card.revealed = True
             data: dict[str, JSON] = {
-                "number": number, "colour": card.colour, "player": card.player,
+                "number": number,
+                "colour": card.colour,
+                "player": card.player,
                 "penalty": clash is not None,
             }
             if clash is not None:
@@ -275,8 +285,10 @@ class AlleMeineFarben(Game):
 
     def result(self) -> dict[str, JSON]:
         if self.profi:
-            return {"penalties": dict(self.penalties),
-                    "winners": winners(self.penalties, lowest=True)}
+            return {
+                "penalties": dict(self.penalties),
+                "winners": winners(self.penalties, lowest=True),
+            }
         coloured = len(self.board)
         return {"coloured": coloured, "won": coloured == CELLS}
 
@@ -299,7 +311,8 @@ class AlleMeineFarben(Game):
     def allowed_colours(self) -> list[str]:
         """Colours the rules allow on the current object (basic game)."""
         return [
-            c for c in COLOURS
+            c
+            for c in COLOURS
             if self._placed_count(c) < COPIES and self.conflict(self.number, c) is None
         ]
 
@@ -312,8 +325,9 @@ class AlleMeineFarben(Game):
                 raise NotAllowed("secret_in_profi")
             if self.phase != "play":
                 raise NotNow("nothing_to_colour")
-            return [Event("allowed_colours",
-                          {"number": self.number, "colours": self.allowed_colours()})]
+            return [
+                Event("allowed_colours", {"number": self.number, "colours": self.allowed_colours()})
+            ]
         if name in ("board_row", "board_column"):
             line = name.removeprefix("board_")
             index = args.get("index")
@@ -337,8 +351,11 @@ class AlleMeineFarben(Game):
 
     def status(self) -> list[Event]:
         data: dict[str, JSON] = {
-            "variant": self.variant, "coloured": len(self.board), "cells": CELLS,
-            "pile": self.pile, "hands": dict(self.hands),
+            "variant": self.variant,
+            "coloured": len(self.board),
+            "cells": CELLS,
+            "pile": self.pile,
+            "hands": dict(self.hands),
         }
         if self.profi and self.phase == "over":
             data["penalties"] = dict(self.penalties)
@@ -361,8 +378,13 @@ class AlleMeineFarben(Game):
 
     def snapshot(self) -> dict[str, JSON]:
         return {
-            "variant": self.variant, "phase": self.phase, "turn": self.turn,
-            "number": self.number, "pile": self.pile, "hands": dict(self.hands),
+            "variant": self.variant,
+            "phase": self.phase,
+            "turn": self.turn,
+            "number": self.number,
+            "pile": self.pile,
+            "hands": dict(self.hands),
             "board": {n: [c.colour, c.player, c.revealed] for n, c in self.board.items()},
-            "penalties": dict(self.penalties), "outcome": self.outcome,
+            "penalties": dict(self.penalties),
+            "outcome": self.outcome,
         }

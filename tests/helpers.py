@@ -40,12 +40,18 @@ def run_cli(*argv: str) -> Run:
     return Run(code, out.getvalue(), err.getvalue())
 
 
-def run_process(*argv: str, stdin: str | None = None, timeout: float = 120,
-                env: dict[str, str] | None = None) -> Run:
+def run_process(
+    *argv: str, stdin: str | None = None, timeout: float = 120, env: dict[str, str] | None = None
+) -> Run:
     """Run ``python -m voice`` as a real process (for exit codes, stdin, signals)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "voice", *argv], input=stdin, capture_output=True, text=True,
-        timeout=timeout, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        [sys.executable, "-m", "voice", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)
 

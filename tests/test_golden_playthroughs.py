@@ -24,7 +24,7 @@ HEADER = "# farbspiel:"
 def command_of(script: Path) -> list[str]:
     first = script.read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith(HEADER), f"{script} must start with '{HEADER} play GAME ...'"
-    return shlex.split(first[len(HEADER):]) + ["--script", str(script), "--json"]
+    return shlex.split(first[len(HEADER) :]) + ["--script", str(script), "--json"]
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[f"{s.parent.name}/{s.stem}" for s in SCRIPTS])

@@ -33,8 +33,15 @@ def cases(kind: str) -> list[tuple[str, str, str, tuple[str, ...], dict]]:
         lang = path.parent.name
         for block in doc["tests"]:
             for sentence in block["sentences"]:
-                found.append((lang, block.get("game", doc.get("game")), sentence,
-                              tuple(doc.get("players", ["Anna", "Ben", "Cem"])), block))
+                found.append(
+                    (
+                        lang,
+                        block.get("game", doc.get("game")),
+                        sentence,
+                        tuple(doc.get("players", ["Anna", "Ben", "Cem"])),
+                        block,
+                    )
+                )
     return found
 
 
@@ -42,8 +49,9 @@ GOLDEN = [c for game in ADAPTERS for c in cases(game)] + cases("common")
 FAILURES = cases("_failures")
 
 
-@pytest.mark.parametrize(("lang", "game", "sentence", "players", "block"), GOLDEN,
-                         ids=[f"{c[0]}:{c[2]}" for c in GOLDEN])
+@pytest.mark.parametrize(
+    ("lang", "game", "sentence", "players", "block"), GOLDEN, ids=[f"{c[0]}:{c[2]}" for c in GOLDEN]
+)
 def test_sentence_gives_intent(lang, game, sentence, players, block) -> None:
     intent = parser(lang, game, players).parse(sentence)
     assert intent is not None, f"not understood: {sentence!r}"
@@ -51,12 +59,18 @@ def test_sentence_gives_intent(lang, game, sentence, players, block) -> None:
     assert dict(intent.slots) == block.get("slots", {})
 
 
-@pytest.mark.parametrize(("lang", "game", "sentence", "players", "block"), FAILURES,
-                         ids=[f"{c[0]}:{c[2]}" for c in FAILURES])
+@pytest.mark.parametrize(
+    ("lang", "game", "sentence", "players", "block"),
+    FAILURES,
+    ids=[f"{c[0]}:{c[2]}" for c in FAILURES],
+)
 def test_known_failure_still_fails(lang, game, sentence, players, block) -> None:
     intent = parser(lang, game, players).parse(sentence)
-    wrong = intent is None or intent.name != block.get("intent") or (
-        dict(intent.slots) != block.get("slots", {}))
+    wrong = (
+        intent is None
+        or intent.name != block.get("intent")
+        or (dict(intent.slots) != block.get("slots", {}))
+    )
     assert wrong, f"{sentence!r} is understood now: move it from _failures.yaml to the golden file"
 
 

@@ -64,39 +64,64 @@ def build_parser() -> argparse.ArgumentParser:
         adapter.add_arguments(game)
 
     resume = commands.add_parser("resume", help="continue a saved game")
-    resume.add_argument("file", nargs="?", type=Path,
-                        help="the save file (default: the game saved last)")
+    resume.add_argument(
+        "file", nargs="?", type=Path, help="the save file (default: the game saved last)"
+    )
     _add_io_options(resume)
 
     parse = commands.add_parser("parse", help="show the intent a sentence means, as JSON")
     parse.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
     parse.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
-    parse.add_argument("--players", default="Anna,Ben,Cem",
-                       help="player names the sentence may use (default: Anna,Ben,Cem)")
+    parse.add_argument(
+        "--players",
+        default="Anna,Ben,Cem",
+        help="player names the sentence may use (default: Anna,Ben,Cem)",
+    )
     parse.add_argument("text", nargs="+", help="the sentence")
     return parser
 
 
 def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
-    p.add_argument("--lang", choices=LANGUAGES, default=default_lang,
-                   help=f"language of the game (default: {default_lang})")
-    p.add_argument("--players", required=True,
-                   help='player names in seat order, clockwise: "Anna,Ben,Cem"')
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default_lang,
+        help=f"language of the game (default: {default_lang})",
+    )
+    p.add_argument(
+        "--players", required=True, help='player names in seat order, clockwise: "Anna,Ben,Cem"'
+    )
     p.add_argument("--first", metavar="NAME", help="who starts (default: the game's own rule)")
     p.add_argument("--seed", type=int, help="seed for shuffling and drawing lots")
     p.add_argument("--save", type=Path, metavar="FILE", help="where to save the game")
 
 
 def _add_io_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--input", choices=("auto", "keyboard"), default="auto",
-                   help="where moves come from (default: auto)")
-    p.add_argument("--script", type=Path, metavar="FILE",
-                   help="read utterances from FILE (virtual time, '@+N' lines advance it)")
-    p.add_argument("--voice", choices=("auto", "text", "none"), default="auto",
-                   help="how farbspiel answers (default: auto)")
+    p.add_argument(
+        "--input",
+        choices=("auto", "keyboard"),
+        default="auto",
+        help="where moves come from (default: auto)",
+    )
+    p.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="read utterances from FILE (virtual time, '@+N' lines advance it)",
+    )
+    p.add_argument(
+        "--voice",
+        choices=("auto", "text", "none"),
+        default="auto",
+        help="how farbspiel answers (default: auto)",
+    )
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
-    p.add_argument("--rate", type=int, metavar="WPM",
-                   help=f"speech rate in words per minute ({MIN_RATE}-{MAX_RATE})")
+    p.add_argument(
+        "--rate",
+        type=int,
+        metavar="WPM",
+        help=f"speech rate in words per minute ({MIN_RATE}-{MAX_RATE})",
+    )
 
 
 # --- play / resume ---------------------------------------------------------------------
@@ -112,8 +137,9 @@ def _players(text: str) -> tuple[str, ...]:
     spoken = [normalize(n) for n in names]
     for name in spoken:
         if spoken.count(name) > 1:
-            raise UsageError(f"--players: two players are called {name!r}; "
-                             "give them names that sound different")
+            raise UsageError(
+                f"--players: two players are called {name!r}; give them names that sound different"
+            )
     return names
 
 
@@ -167,7 +193,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         _remember_save(journal.path)
     settings = load_settings()
     session = Session(
-        adapter, args.lang, setup, _make_output(args), journal=journal,
+        adapter,
+        args.lang,
+        setup,
+        _make_output(args),
+        journal=journal,
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
     )
     return _run(session, args, script)
@@ -182,19 +212,26 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if rate is None:
         rate = clamp_rate(contents.settings.get("rate", load_settings().get("rate")))
     session = Session(
-        adapter, contents.header.lang, contents.header.setup, _make_output(args),
-        actions=contents.actions, rate=rate,
+        adapter,
+        contents.header.lang,
+        contents.header.setup,
+        _make_output(args),
+        actions=contents.actions,
+        rate=rate,
     )
     session.check_replay()  # refuses a damaged journal before the file is touched
-    session.journal = Journal.reopen(
-        path, contents.valid_length if contents.dropped_tail else None
-    )
+    session.journal = Journal.reopen(path, contents.valid_length if contents.dropped_tail else None)
     _remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
 
 
-def _run(session: Session, args: argparse.Namespace, script: list[str] | None,
-         resumed: bool = False, dropped_tail: bool = False) -> int:
+def _run(
+    session: Session,
+    args: argparse.Namespace,
+    script: list[str] | None,
+    resumed: bool = False,
+    dropped_tail: bool = False,
+) -> int:
     try:
         if script is not None:
             clock = VirtualClock()
@@ -204,15 +241,20 @@ def _run(session: Session, args: argparse.Namespace, script: list[str] | None,
             clock_real = RealClock()
             session.reset_clock(clock_real.now())
             if args.input == "auto" and not args.json:
-                print("farbspiel: listening to the keyboard (type what you would say).",
-                      file=sys.stderr)
+                print(
+                    "farbspiel: listening to the keyboard (type what you would say).",
+                    file=sys.stderr,
+                )
             session.start(resumed, dropped_tail)
             prompt = sys.stderr if sys.stdin.isatty() else None
             run_keyboard(session, LineReader(sys.stdin.fileno()), clock_real, prompt)
     except KeyboardInterrupt:
         if session.journal is not None:
-            print(f"\nfarbspiel: stopped. The game is saved in {session.journal.path}; "
-                  f"continue with: farbspiel resume {session.journal.path}", file=sys.stderr)
+            print(
+                f"\nfarbspiel: stopped. The game is saved in {session.journal.path}; "
+                f"continue with: farbspiel resume {session.journal.path}",
+                file=sys.stderr,
+            )
         return EXIT_INTERRUPTED
     finally:
         session.out.close()
@@ -301,8 +343,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILURE
     except Exception as exc:  # noqa: BLE001 - last line of defence: no tracebacks for users
         log = _log_crash()
-        print(f"farbspiel: internal error ({type(exc).__name__}: {exc}). "
-              f"Details: {log}. Saved games are kept.", file=sys.stderr)
+        print(
+            f"farbspiel: internal error ({type(exc).__name__}: {exc}). "
+            f"Details: {log}. Saved games are kept.",
+            file=sys.stderr,
+        )
         return EXIT_FAILURE
 
 

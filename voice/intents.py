@@ -126,9 +126,7 @@ class IntentParser:
         phrases, intents = self._index(allowed, slots)
         if not phrases:
             return None
-        match = process.extractOne(
-            norm, phrases, scorer=fuzz.ratio, score_cutoff=self.fuzzy_cutoff
-        )
+        match = process.extractOne(norm, phrases, scorer=fuzz.ratio, score_cutoff=self.fuzzy_cutoff)
         if match is None:
             return None
         phrase, score, i = match

@@ -57,8 +57,7 @@ def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> N
         if session.finished:
             break
         if item.error is not None:
-            session.out.record({"type": "script_error", "line": item.number,
-                                "message": item.error})
+            session.out.record({"type": "script_error", "line": item.number, "message": item.error})
             print(f"farbspiel: script line {item.number}: {item.error}", file=sys.stderr)
         elif item.seconds is not None:
             clock.advance(item.seconds)
@@ -68,8 +67,9 @@ def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> N
             session.tick(clock.now())
 
 
-def run_keyboard(session: Session, reader: LineReader, clock: RealClock,
-                 prompt: TextIO | None = None) -> None:
+def run_keyboard(
+    session: Session, reader: LineReader, clock: RealClock, prompt: TextIO | None = None
+) -> None:
     """Read typed lines in real time; timers fire while waiting for input."""
     while not session.finished:
         session.tick(clock.now())

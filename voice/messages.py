@@ -146,12 +146,14 @@ class _Formatter(string.Formatter):
                 return m.join(parts)
             word = format_spec if format_spec in ("and", "or") else "and"
             inner = "" if format_spec in ("and", "or") else format_spec
-            return m.join([format(v, inner) if isinstance(v, Term) else str(v) for v in value],
-                          word)
+            return m.join(
+                [format(v, inner) if isinstance(v, Term) else str(v) for v in value], word
+            )
         if isinstance(value, dict):  # {"Anna": 3, ...} scores and the like
             template = format_spec[1:] if format_spec.startswith("@") else "score_item"
-            return m.join([m.require(template, {"player": k, "points": v})
-                           for k, v in value.items()])
+            return m.join(
+                [m.require(template, {"player": k, "points": v}) for k, v in value.items()]
+            )
         return format(value, format_spec)
 
 

@@ -458,10 +458,30 @@ class Session:
         self._say_only(events)
 
 
-_SESSION_KEYS = frozenset({
-    "resumed", "journal_tail_dropped", "help", "help_paused", "confirm_undo", "confirm_move",
-    "confirm_quit", "confirm_quit_unsaved", "undone", "nothing_to_undo", "cancelled",
-    "yes_or_no", "nothing_to_confirm", "paused", "still_paused", "continued", "not_paused",
-    "rate_slower", "rate_faster", "rate_slowest", "rate_fastest", "quit_saved", "quit_unsaved",
-})
-
+_SESSION_KEYS = frozenset(
+    {
+        "resumed",
+        "journal_tail_dropped",
+        "help",
+        "help_paused",
+        "confirm_undo",
+        "confirm_move",
+        "confirm_quit",
+        "confirm_quit_unsaved",
+        "undone",
+        "nothing_to_undo",
+        "cancelled",
+        "yes_or_no",
+        "nothing_to_confirm",
+        "paused",
+        "still_paused",
+        "continued",
+        "not_paused",
+        "rate_slower",
+        "rate_faster",
+        "rate_slowest",
+        "rate_fastest",
+        "quit_saved",
+        "quit_unsaved",
+    }
+)

@@ -29,8 +29,16 @@ def object_term(lang: str) -> TermMaker:
         else:
             nom = acc = dat = f"the {entry['en']}"
             name = entry["en"]
-        return Term({"": str(number), "nom": nom, "Nom": nom[:1].upper() + nom[1:],
-                     "acc": acc, "dat": dat, "name": name})
+        return Term(
+            {
+                "": str(number),
+                "nom": nom,
+                "Nom": nom[:1].upper() + nom[1:],
+                "acc": acc,
+                "dat": dat,
+                "name": name,
+            }
+        )
 
     return make
 
@@ -43,9 +51,11 @@ class AlleMeineFarbenAdapter(GameAdapter):
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
-            "--variant", default="basic", metavar="|".join(VARIANTS),
+            "--variant",
+            default="basic",
+            metavar="|".join(VARIANTS),
             help="basic: play together (default); profi: everyone for themselves, "
-                 "cards face down, penalty points at the reveal",
+            "cards face down, penalty points at the reveal",
         )
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
