@@ -34,6 +34,7 @@ from games.engine import (
     NotNow,
     Setup,
     SetupError,
+    expect_args,
     left_of,
     winners,
 )
@@ -129,7 +130,10 @@ class AlleMeineFarben(Game):
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
                 intents |= {"pass", "allowed_colours"}
-            return Expectation(frozenset(intents), player=self.turn)
+            # Recognisers listen for this game's colours and full sentences about the
+            # current object only (any object may still be named in the short form).
+            slots = {"colour": COLOURS, "object": (self.number,)}
+            return Expectation(frozenset(intents), player=self.turn, slots=slots)
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
@@ -156,12 +160,15 @@ class AlleMeineFarben(Game):
         if self.phase == "over":
             raise NotNow("game_is_over")
         if action.name == "first":
+            expect_args(action, "player", "random")
             return self._apply_first(action.args)
         if self.phase == "choose_first":
             raise NotNow("choose_first_now")
         if action.name == "place":
+            expect_args(action, "colour", "object")
             return self._apply_place(action.args)
         if action.name == "pass":
+            expect_args(action)
             return self._apply_pass()
         raise NotNow("unknown_action", action=action.name)
 

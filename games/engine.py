@@ -236,6 +236,14 @@ class Game(ABC):
         return Event("action", {"name": action.name, **action.args})
 
 
+def expect_args(action: Action, *allowed: str) -> None:
+    """Refuse an action carrying arguments this game does not know (e.g. from a
+    hand-edited save file) instead of silently ignoring them."""
+    unknown = sorted(set(action.args) - set(allowed))
+    if unknown:
+        raise NotAllowed("unknown_argument", action=action.name, argument=unknown[0])
+
+
 def check_players(setup: Setup, low: int, high: int) -> None:
     """Reject impossible player lists before a game starts."""
     names = setup.players

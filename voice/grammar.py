@@ -89,6 +89,7 @@ class Grammar:
         for name, values in (dynamic_lists or {}).items():
             self.slot_lists[name] = _text_list(name, values)
         self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
 
     @property
     def intent_names(self) -> frozenset[str]:
@@ -105,9 +106,23 @@ class Grammar:
         ``intents`` limits the intents; ``slots`` narrows lists to the given values;
         ``limit`` stops the expansion after that many phrases.
         """
-        names = set(intents) if intents is not None else None
+        names = frozenset(intents) if intents is not None else None
         if names is not None and not names:
             return []
+        frozen = tuple(sorted((k, tuple(v)) for k, v in slots.items())) if slots else ()
+        key = (names, frozen, limit)
+        if key not in self._phrase_cache:
+            if len(self._phrase_cache) >= 32:  # phases repeat; keep memory bounded
+                self._phrase_cache.pop(next(iter(self._phrase_cache)))
+            self._phrase_cache[key] = self._expand(names, slots, limit)
+        return list(self._phrase_cache[key])
+
+    def _expand(
+        self,
+        names: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+        limit: int | None,
+    ) -> list[tuple[str, str]]:
         lists = self.slot_lists
         if slots:
             lists = dict(lists)
