@@ -1,0 +1,1 @@
+"""Benchmarks that write their numbers to bench-results/ (not timed unit tests)."""
