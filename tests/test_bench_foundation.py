@@ -19,7 +19,7 @@ def test_foundation_benchmark_writes_its_numbers(tmp_path):
         timeout=300,
     )
     results = json.loads((tmp_path / "foundation.json").read_text())
-    assert results["parse_de"]["utterances"] > 100
+    assert results["parse_de"]["utterances"] >= 100
     assert 0 < results["parse_de"]["median_ms"] < results["parse_de"]["p95_ms"] * 1.0001
     assert 0 < results["scripted_game"]["in_process_median_s"]
     assert "| parse (en)" in (tmp_path / "foundation.md").read_text()
