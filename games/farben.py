@@ -38,6 +38,7 @@ from games.engine import (
     Event,
     Expectation,
     Game,
+    GameError,
     NotAllowed,
     NotNow,
     Setup,
@@ -227,36 +228,39 @@ class Farben(Game):
         return None
 
     def expecting(self) -> Expectation:
-        queries = {"words", "stacks_left", "left_to_name", "colour_of", "status"}
-        played = tuple(s.word for s in self.stacks)
+        # Questions that make sense now; colours may only be asked for once cards are
+        # turned over, which happens in the scoring phase.
+        rounds = {"words", "stacks_left", "status"}
+        scoring = rounds | {"colour_of"}
+        scored = tuple(s.word for s in self.stacks if s.revealed)
         if self.phase == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
         if self.phase == "side":
             card = self.cards[self.round]
-            return Expectation(
-                frozenset({"choose_side"} | queries), self.starter, {"word": card + played}
-            )
+            return Expectation(frozenset({"choose_side"} | rounds), self.starter, {"word": card})
         if self.phase == "choosing":
             # "done" counts as "ready" here (the adapter says so); both end the choosing.
-            intents = frozenset({"ready", "done"} | queries)
-            return Expectation(intents, None, {"word": played}, quiet=True)
+            return Expectation(frozenset({"ready", "done"} | rounds), quiet=True)
         if self.phase == "reveal":
-            return Expectation(
-                frozenset({"reveal"} | queries),
-                self.teller,
-                {"word": played, "colour": tuple(self.colours_in_hand(self.teller))},
-            )
+            hand = tuple(self.colours_in_hand(self.teller))
+            intents = frozenset({"reveal", "left_to_name"} | rounds)
+            return Expectation(intents, self.teller, {"colour": hand})
         if self.phase == "story":
-            return Expectation(frozenset({"done"} | queries), self.teller, {"word": played}, True)
+            intents = frozenset({"done", "left_to_name"} | rounds)
+            return Expectation(intents, self.teller, quiet=True)
         if self.phase == "choose_stack":
             left = tuple(s.word for s in self.stacks if s.scored_by is None)
-            return Expectation(frozenset({"choose_stack"} | queries), self.chooser, {"word": left})
+            return Expectation(
+                frozenset({"choose_stack"} | scoring), self.chooser, {"word": left + scored}
+            )
         if self.phase == "naming":
-            intents = {"name_colour", "hint"} | queries
+            intents = {"name_colour", "hint", "left_to_name"} | scoring
             if self.hint_pending is not None:
                 intents.add("forgot")
             quiet = self.hint_pending is not None  # the owner says their hint word now
-            return Expectation(frozenset(intents), self.namer, {"word": played}, quiet)
+            assert self.stack is not None
+            words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
+            return Expectation(frozenset(intents), self.namer, {"word": words}, quiet)
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
@@ -306,6 +310,8 @@ class Farben(Game):
 
     def _wait(self) -> NotNow:
         """The error for an action that does not fit: says what the table waits for."""
+        if self.phase == "over":
+            return NotNow("game_is_over")
         return NotNow("wait_" + self.phase, **self._situation())
 
     def _situation(self) -> dict[str, JSON]:
@@ -404,7 +410,7 @@ class Farben(Game):
             "scoring_start",
             {"player": self.namer, "stacks_each": self.stacks_each, "players": self.order},
         )
-        return [start, self._stack_turn_event()]
+        return [start] + self._next_turn()
 
     def _apply_stack(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.phase != "choose_stack":
@@ -414,7 +420,10 @@ class Farben(Game):
             if player not in self.players:
                 raise NotAllowed("unknown_player", name=str(player))
             raise NotAllowed("stack_is_for", player=player, namer=self.namer)
-        stack = self._find_stack(args.get("word"))
+        return self._take(self._find_stack(args.get("word")))
+
+    def _take(self, stack: Stack) -> list[Event]:
+        """The current player takes ``stack`` and starts naming its colours."""
         self.stack = stack
         self.named = {}
         self.hinted = set()
@@ -432,6 +441,14 @@ class Farben(Game):
             "time_limit": self.time_limit,
         }
         return [Event("stack_chosen", data)]
+
+    def _next_turn(self) -> list[Event]:
+        """The next player's turn; when a single stack is left there is nothing to choose."""
+        self.phase = "choose_stack"
+        left = [s for s in self.stacks if s.scored_by is None]
+        if len(left) == 1:
+            return [self._stack_turn_event()] + self._take(left[0])
+        return [self._stack_turn_event()]
 
     def _find_stack(self, named: JSON) -> Stack:
         word = named if isinstance(named, str) else str(named)
@@ -575,8 +592,7 @@ class Farben(Game):
         self.turn += 1
         if self.turn >= self.stacks_each * len(self.players):
             return [done] + self._finish()
-        self.phase = "choose_stack"
-        return [done, self._stack_turn_event()]
+        return [done] + self._next_turn()
 
     def _finish(self) -> list[Event]:
         self.phase = "over"
@@ -624,6 +640,8 @@ class Farben(Game):
         return [p for p in seats[1:] + seats[:1] if p not in self.named]
 
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        if name == "unknown_player":
+            raise self._stranger(args.get("stranger"))
         if self.phase == "choose_first" and name in _QUERIES:
             raise NotNow("choose_first_now")
         if name == "words":
@@ -635,6 +653,16 @@ class Farben(Game):
         if name == "colour_of":
             return [self._colour_of(args)]
         return super().query(name, args)
+
+    def _stranger(self, heard: JSON) -> GameError:
+        """The answer to a name heard where a player's name belongs but nobody has."""
+        words = str(heard or "").split()
+        if not words or len(words) > 2:  # a sentence rather than a name: not understood
+            return NotAllowed("not_understood")
+        name = " ".join(w[:1].upper() + w[1:] for w in words)
+        if key(name) in {key(p) for p in self.players}:  # the player's intent did not fit
+            return NotNow("choose_first_now") if self.phase == "choose_first" else self._wait()
+        return NotAllowed("unknown_player", name=name)
 
     def _words_event(self) -> Event:
         if self.phase == "side":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,34 @@ def test_a_saved_game_resumes_in_the_scoring_phase(tmp_path: Path) -> None:
     assert resumed.said[1] == "Ben, name the colours on “School”. Still face down: Cem and Anna."
     saved = [json.loads(line) for line in save.read_text(encoding="utf-8").splitlines()]
     assert saved[0]["setup"]["options"]["words"][0] == ["School", "Holiday"]
+
+
+GOLDEN = Path(__file__).parent / "golden" / "farben"
+ENGLISH_COLOURS = re.compile(
+    r"\b(red|yellow|green|blue|purple|pink|white|black|grey|brown|multicoloured)\b"
+)
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("*-de.jsonl")), ids=lambda p: p.stem)
+def test_german_games_say_colours_in_german(path: Path) -> None:
+    said = [json.loads(line).get("text", "") for line in path.read_text("utf-8").splitlines()]
+    assert said and not [text for text in said if ENGLISH_COLOURS.search(text)]
+
+
+def test_every_spoken_line_of_the_golden_games_has_a_template() -> None:
+    """No message key is ever missing: a missing one would be silent (no "say"). Events
+    are said just before they are recorded; refusals are recorded, then said."""
+    for path in GOLDEN.glob("*.jsonl"):
+        events = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+        for i, event in enumerate(events[1:-1], start=1):
+            if event["type"] == "refused":
+                assert events[i + 1]["type"] == "say", (path.name, event)
+            elif event["type"] in SPOKEN_EVENTS:
+                assert events[i - 1]["type"] == "say", (path.name, event)
+
+
+SPOKEN_EVENTS = {
+    "card", "word_chosen", "tell", "colour_told", "round_done", "scoring_start", "stack_turn",
+    "stack_chosen", "named", "hint_asked", "no_hint", "time_warning", "time_up", "stack_done",
+    "unplayed", "game_over", "status", "refused",
+}  # fmt: skip

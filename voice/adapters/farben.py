@@ -21,7 +21,7 @@ from games.farben import (
 from voice.adapters.base import GameAdapter, UsageError, _spoken
 from voice.grammar import Grammar, SlotValue, normalize
 from voice.intents import Intent
-from voice.messages import Term, TermMaker
+from voice.messages import Term, TermMaker, colour_term
 
 WORD_INTENTS = frozenset({"choose_side", "choose_stack"})
 """What a word card's word said on its own may mean."""
@@ -118,7 +118,7 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
-    queries = frozenset({"words", "stacks_left", "left_to_name", "colour_of"})
+    queries = frozenset({"words", "stacks_left", "left_to_name", "colour_of", "unknown_player"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -173,7 +173,9 @@ class FarbenAdapter(GameAdapter):
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         word = word_term(lang)
-        return {name: word for name in ("word", "words", "stack", "left")}
+        colour = colour_term(lang)
+        terms = {name: word for name in ("word", "words", "stack", "left")}
+        return {**terms, "colour": colour, "colours": colour, "truth": colour}
 
     def action_for(self, intent: Intent, game: Game) -> Action:
         slots = intent.slots
@@ -181,8 +183,14 @@ class FarbenAdapter(GameAdapter):
         if name in ("choose_side", "choose_stack"):
             args = {k: v for k, v in slots.items() if k in ("word", "side", "player")}
             return Action("side" if name == "choose_side" else "stack", args)
-        if name == "ready" or (name == "done" and "ready" in game.expecting().intents):
-            return Action("ready")
+        if name in ("ready", "done"):
+            # Both mean "we're through": choosing (ready) or telling (done), as the phase says.
+            expected = game.expecting().intents
+            if "ready" in expected:
+                return Action("ready")
+            if "done" in expected or "reveal" in expected:
+                return Action("done")
+            return Action(name)
         if name in ("reveal", "name_colour", "hint"):
             args = {k: v for k, v in slots.items() if k in ("colour", "player")}
             if slots.get("self"):
@@ -191,7 +199,7 @@ class FarbenAdapter(GameAdapter):
             if name == "name_colour" and "reveal" in game.expecting().intents:
                 action = "reveal"  # "Ben: purple" while Ben shows his card
             return Action(action, args)
-        if name in ("done", "forgot"):
+        if name == "forgot":
             return Action(name)
         return super().action_for(intent, game)
 
