@@ -184,3 +184,27 @@ SPOKEN_EVENTS = {
     "stack_chosen", "named", "hint_asked", "no_hint", "time_warning", "time_up", "stack_done",
     "unplayed", "game_over", "status", "refused",
 }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"deck": "en", "time_limit": 2}, "the time limit must be 10 to 3600 seconds, not 2"),
+        ({"deck": "en", "words": [["School", "school"]]}, "the word 'school' (card 1) appears twice"),
+        ({"deck": "xx"}, "there is no word deck 'xx'"),
+    ],
+)
+def test_a_save_file_with_an_impossible_setup_is_refused(tmp_path: Path, options, message) -> None:
+    header = {
+        "farbspiel": "journal",
+        "version": 1,
+        "game": "farben",
+        "lang": "en",
+        "setup": {"players": ["Anna", "Ben", "Cem"], "seed": 1, "first": None, "options": options},
+    }
+    save = tmp_path / "edited.jsonl"
+    save.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    before = save.read_bytes()
+    run = run_cli("resume", str(save), "--json")
+    assert run.code == 1 and "cannot be resumed: " + message in run.err
+    assert "internal error" not in run.err and save.read_bytes() == before
