@@ -543,3 +543,68 @@ def assert_points_follow_the_rules(game: Farben, events: list) -> None:
         expected[d["namer"]] += points[0]
         expected[d["player"]] += points[1]
     assert game.scores == expected
+
+
+# --- questions -------------------------------------------------------------------------------
+def test_a_name_nobody_has_is_answered_as_such() -> None:
+    game = scoring_game()
+    game.apply(Action("stack", {"word": "Success"}))
+    before = game.snapshot()
+    for heard, key, params in [
+        ("zoe", "unknown_player", {"name": "Zoe"}),
+        ("mary ann", "unknown_player", {"name": "Mary Ann"}),
+        ("so yesterday my friend", "not_understood", {}),  # a sentence, not a name
+        ("ben", "wait_naming", None),  # a player after all: say what the table waits for
+    ]:
+        with pytest.raises(GameError) as info:
+            game.query("unknown_player", {"stranger": heard})
+        assert info.value.key == key
+        assert params is None or info.value.params == params
+    assert game.snapshot() == before
+
+
+def test_what_the_table_can_ask_in_each_phase() -> None:
+    game = new_game()
+    [card] = game.query("words", {})
+    assert (card.type, card.data["words"]) == ("card", ["Success", "Monday"])
+    [pile] = game.query("stacks_left", {})
+    assert (pile.type, pile.data) == ("stacks_so_far", {"words": [], "pile": 10})
+    with pytest.raises(NotNow):
+        game.query("left_to_name", {})
+    game.apply(Action("side", {"word": "Success"}))
+    game.apply(Action("ready"))
+    [left] = game.query("left_to_name", {})
+    assert (left.type, left.data["players"]) == ("left_to_tell", ["Ben", "Cem", "Anna"])
+    [word] = game.query("words", {})
+    assert (word.type, word.data["word"]) == ("round_word", "Success")
+    [status] = game.status()
+    assert status.data == {"phase": "rounds", "scores": game.scores, "round": 1, "rounds": 10}
+    play_rounds(game)
+    [stacks] = game.query("stacks_left", {})
+    assert stacks.type == "stacks_left" and len(stacks.data["words"]) == 10
+    game.apply(Action("stack", {"word": "Success"}))
+    [naming] = game.query("left_to_name", {})
+    assert naming.data["players"] == ["Ben", "Cem", "Anna"]
+    [status] = game.status()
+    assert (status.data["phase"], status.data["turns_left"]) == ("scoring", 9)
+
+
+def test_undo_and_confirmations_name_every_move() -> None:
+    game = new_game()
+    assert game.describe(Action("side", {"side": 2})).data["word"] == "Monday"
+    game.apply(Action("side", {"side": 1}))
+    game.apply(Action("ready"))
+    reveal = game.describe(Action("reveal", {"colour": "red"}))
+    assert (reveal.type, reveal.data["player"], reveal.data["word"]) == (
+        "action_reveal",
+        "Ben",
+        "Success",
+    )
+    play_rounds(game)
+    stack = game.describe(Action("stack", {"word": "Success"}))
+    assert (stack.data["chooser"], stack.data["namer"]) == ("Cem", "Anna")
+    game.apply(Action("stack", {"word": "Success"}))
+    name = game.describe(Action("name", {"player": "Ben", "colour": "red"}))
+    assert (name.type, name.data["namer"], name.data["owner"]) == ("action_name", "Anna", "Ben")
+    game.apply(Action("hint", {"player": "Cem"}))
+    assert game.describe(Action("forgot")).data["owner"] == "Cem"
