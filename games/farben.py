@@ -152,10 +152,11 @@ class Farben(Game):
         Deck cards with a word already on the table or equal to a player's name are left
         out, so every word names one stack and never a player.
         """
-        taken = {key(w) for card in fixed for w in card} | {key(p) for p in self.players}
-        for card in fixed:
-            if any(key(p) in {key(card[0]), key(card[1])} for p in self.players):
-                raise SetupError("word_is_player", word=card[0], players=list(self.players))
+        names = {key(p) for p in self.players}
+        for word in (w for card in fixed for w in card):
+            if key(word) in names:
+                raise SetupError("word_is_player", word=word, players=list(self.players))
+        taken = {key(w) for card in fixed for w in card} | names
         deck = load_deck(self.deck)
         self.rng.shuffle(deck)
         cards = list(fixed)
