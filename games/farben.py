@@ -305,6 +305,9 @@ class Farben(Game):
         handler = _HANDLERS.get(action.name)
         if handler is None:
             raise NotNow("unknown_action", action=action.name)
+        unknown = sorted(set(action.args) - _ARGUMENTS[action.name])
+        if unknown:  # e.g. a hand-edited save file: refuse rather than ignore
+            raise NotAllowed("unknown_argument", action=action.name, argument=unknown[0])
         if action.name != "first" and self.phase == "choose_first":
             raise NotNow("choose_first_now")
         return handler(self, action.args)
@@ -833,6 +836,20 @@ class Farben(Game):
 
 
 _QUERIES = frozenset({"words", "stacks_left", "left_to_name", "colour_of"})
+
+_ARGUMENTS: dict[str, frozenset[str]] = {
+    "first": frozenset({"player", "random"}),
+    "side": frozenset({"side", "word"}),
+    "ready": frozenset(),
+    "reveal": frozenset({"colour", "player"}),
+    "done": frozenset(),
+    "stack": frozenset({"word", "player"}),
+    "name": frozenset({"player", "colour"}),
+    "hint": frozenset({"player"}),
+    "forgot": frozenset(),
+    "timer": frozenset({"turn", "left"}),
+}
+"""The arguments each action may carry."""
 
 _HANDLERS: dict[str, Any] = {
     "first": Farben._apply_first,

@@ -287,6 +287,11 @@ def test_a_bare_colour_needs_a_name_unless_only_one_card_is_left() -> None:
         (Action("first", {"player": "Ben"}), NotNow, "wait_naming"),
         (Action("timer", {"turn": 0, "left": 0}), NotNow, "stale_timer"),
         (Action("fly"), NotNow, "unknown_action"),
+        (
+            Action("name", {"player": "Ben", "colour": "red", "bonus": 5}),
+            NotAllowed,
+            "unknown_argument",
+        ),  # fmt: skip
     ],
 )
 def test_bad_input_while_naming_is_refused_and_changes_nothing(action, error, key) -> None:
@@ -480,6 +485,9 @@ JUNK = [
     Action("timer", {"turn": 99, "left": 0}),
     Action("first", {"player": "Anna"}),
     Action("jump"),
+    Action("ready", {"everyone": True}),
+    Action("name", {"player": "Anna", "colour": "red", "points": 2}),
+    Action("timer", {"id": "no-such-timer"}),
 ]
 
 
