@@ -93,6 +93,10 @@ class Expectation:
     slots: Mapping[str, tuple[JSON, ...]] = field(default_factory=dict)
     """Optional narrowing of slot values for the recogniser, by slot list name."""
 
+    quiet: bool = False
+    """The table is talking among itself now (a story, a hint): what is not understood,
+    and game moves that do not fit, are ignored without a word instead of answered."""
+
 
 @dataclass(frozen=True)
 class Setup:

@@ -211,6 +211,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     script = _open_script(args.script)
     if rate is None:
         rate = clamp_rate(contents.settings.get("rate", load_settings().get("rate")))
+    try:
+        adapter.create(contents.header.setup)
+    except SetupError as exc:  # a save file edited by hand, or from another version
+        message = _setup_message(contents.header.game, exc)
+        raise CliError(f"{path} cannot be resumed: {message}") from None
     session = Session(
         adapter,
         contents.header.lang,
@@ -298,6 +303,15 @@ _SETUP_TEXT = {
     "player_name_twice": "{name!r} is listed twice in --players",
     "unknown_first": "--first {name!r} is not one of the players",
     "unknown_variant": "unknown variant {variant!r}",
+    "unknown_option": "unknown option {option!r}",
+    "unknown_deck": "there is no word deck {deck!r}",
+    "bad_time_limit": "the time limit must be {low} to {high} seconds, not {value}",
+    "bad_words": "the word cards are not a list of cards",
+    "bad_card": "word card {card} does not have two sides",
+    "bad_word": "word card {card} has a word that cannot be said: {word!r}",
+    "word_twice": "the word {word!r} (card {card}) appears twice",
+    "too_many_cards": "{count} word cards, but a game uses only {rounds}",
+    "word_is_player": "the word {word!r} is also a player's name",
 }
 
 

@@ -41,6 +41,9 @@ class Phase:
     slots: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     """Slot lists narrowed for the recogniser (e.g. only the current object)."""
 
+    quiet: bool = False
+    """Table talk is expected (see :attr:`Expectation.quiet`): ignore what does not fit."""
+
 
 @dataclass
 class _Pending:
@@ -142,6 +145,7 @@ class Session:
         return Phase(
             expecting.intents | self.grammar.global_intents,
             {k: tuple(v) for k, v in expecting.slots.items()},
+            expecting.quiet,
         )
 
     def phrases(self) -> list[str]:
@@ -159,6 +163,10 @@ class Session:
             return
         phase = self.phase()
         intent = self.parser.parse(text, phase.intents, phase.slots)
+        if phase.quiet and (intent is None or intent.name not in phase.intents):
+            # A story or a hint word: the assistant stays quiet and lets the table talk.
+            self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
+            return
         if intent is None:
             key = "too_long" if len(text) > MAX_CHARS else "not_understood"
             self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})

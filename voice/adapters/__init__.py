@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from voice.adapters.alle_meine_farben import AlleMeineFarbenAdapter
 from voice.adapters.base import GameAdapter, UsageError
+from voice.adapters.farben import FarbenAdapter
 
 ADAPTERS: dict[str, GameAdapter] = {
-    adapter.game_id: adapter for adapter in (AlleMeineFarbenAdapter(),)
+    adapter.game_id: adapter for adapter in (AlleMeineFarbenAdapter(), FarbenAdapter())
 }
 
 
