@@ -118,11 +118,15 @@ def _word_edits(a: str, b: str) -> int | None:
 def _words_score(guess: Sequence[str], name: Sequence[str]) -> float | None:
     if tuple(guess) == tuple(name) or "".join(guess) == "".join(name):
         return EXACT
-    found = [
-        e
-        for e in (_split_edits(guess, "".join(name)), _split_edits(name, "".join(guess)))
-        if e is not None
-    ]
+    found: list[int] = []
+    # Every word allows at most two changes, so a larger difference in length rules a
+    # split-and-spell match out without trying it.
+    if abs(len("".join(guess)) - len("".join(name))) <= 2 * max(len(guess), len(name)):
+        found = [
+            e
+            for e in (_split_edits(guess, "".join(name)), _split_edits(name, "".join(guess)))
+            if e is not None
+        ]
     if found:
         edits = min(found)
         return EXACT - PER_EDIT * edits
