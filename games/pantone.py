@@ -647,9 +647,9 @@ class Pantone(Game):
             return [Event("target_reached", {"target": self.target})] + self._finish("target")
         if self.turn_in_phase < len(self.players):
             return self._start_turn(left_of(self.players, self.artist))
-        events = [Event("phase_over", {"phase": self.phase, "scores": dict(self.scores)})]
         if not self.renaissance and self.phase >= PHASES:
-            return events + self._finish("phases_done")
+            return self._finish("phases_done")  # the final scores follow at once
+        events = [Event("phase_over", {"phase": self.phase, "scores": dict(self.scores)})]
         return events + self._start_phase(self.phase + 1)
 
     def _finish(self, outcome: str) -> list[Event]:
