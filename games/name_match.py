@@ -119,9 +119,10 @@ def _words_score(guess: Sequence[str], name: Sequence[str]) -> float | None:
     if tuple(guess) == tuple(name) or "".join(guess) == "".join(name):
         return EXACT
     found: list[int] = []
-    # Every word allows at most two changes, so a larger difference in length rules a
-    # split-and-spell match out without trying it.
-    if abs(len("".join(guess)) - len("".join(name))) <= 2 * max(len(guess), len(name)):
+    # Every word allows at most two changes, so if the names written without spaces are
+    # further apart than that, no way of splitting them can match (a cheap test first).
+    limit = 2 * max(len(guess), len(name))
+    if Levenshtein.distance("".join(guess), "".join(name), score_cutoff=limit) <= limit:
         found = [
             e
             for e in (_split_edits(guess, "".join(name)), _split_edits(name, "".join(guess)))

@@ -304,7 +304,7 @@ class Pantone(Game):
             actions.append(Action("done"))
         elif stage == "guess":
             actions.append(Action("pass"))
-            other = self.rng_free_other_card()
+            other = self._another_card()
             if other is not None:
                 actions.append(Action("guess", {"text": self.deck[other - 1].name}))
             if self.physical:
@@ -316,8 +316,8 @@ class Pantone(Game):
             actions += [Action("correct"), Action("wrong")]
         return actions
 
-    def rng_free_other_card(self) -> int | None:
-        """A card number other than the Artist's (for wrong guesses in random play)."""
+    def _another_card(self) -> int | None:
+        """A card number other than the Artist's (a wrong guess for random play)."""
         for number in (1, 2):
             if number != self.card and number <= len(self.deck):
                 return number

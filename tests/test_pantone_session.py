@@ -351,3 +351,90 @@ def test_parse_command_knows_the_deck_names() -> None:
     assert json.loads(run.out) == {"intent": "guess", "slots": {"character": "Der Grüffelo"}}
     run = run_cli("parse", "pantone", "spider woman")
     assert json.loads(run.out) == {"intent": None}
+
+
+# --- every message exists in both languages ------------------------------------------------
+SILENT = {"ready"}  # announced by the event that follows
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_everything_the_engine_says_has_words_in_both_languages(lang: str) -> None:
+    import random
+
+    from games.engine import Action, GameError
+    from games.pantone import Pantone
+    from voice.messages import Messages
+
+    messages = Messages(lang, "pantone", ADAPTER.terms(lang))
+    seen: set[str] = set()
+
+    def say(event_type: str, data: Any) -> None:
+        text = messages.render(event_type, data)
+        assert text or event_type in SILENT, event_type
+        seen.add(event_type)
+
+    modes: list[dict[str, Any]] = [
+        {},
+        {"cards": "deal", "speed": True},
+        {"cards": "physical", "target": 8},
+        {"minimalist": True},
+        {"abstract": True, "target": 30},
+        {"teams": [["Anna", "Cem"], ["Ben", "Dan"]]},
+        {"teams": [["Anna", "Cem"], ["Ben", "Dan"]], "cards": "physical"},
+    ]
+    junk = [
+        Action("guess", {"text": "pinocchio"}),
+        Action("pass"),
+        Action("done"),
+        Action("ready"),
+        Action("correct"),
+        Action("wrong"),
+        Action("choose", {"card": 1}),
+        Action("choose", {"card": 999}),
+        Action("discard", {"card": 1}),
+        Action("penalty", {"player": "Anna", "right": True}),
+    ]
+    for mode in modes:
+        for seed in range(3):
+            rng = random.Random(seed)
+            players = ("Anna", "Ben", "Cem", "Dan")[: 4 if "teams" in mode else 2 + seed % 2]
+            options = {**ADAPTER.default_options(lang), **mode}
+            game = Pantone(Setup(players, seed, None, options))
+            for event in game.start():
+                say(event.type, event.data)
+            while not game.is_over():
+                for name in ("hints", "phase_info", "my_cards", "time_left"):
+                    args = {"timers_left": {game.timer.id: 3.0}} if game.timer else {}
+                    try:
+                        events = game.query(name, args)
+                    except GameError as refusal:
+                        say(refusal.key, refusal.params)
+                        continue
+                    for event in events:
+                        say(event.type, event.data)
+                for event in game.status() + game.prompt():
+                    say(event.type, event.data)
+                try:
+                    for event in game.apply(rng.choice(junk)):  # some are fine moves
+                        say(event.type, event.data)
+                except GameError as refusal:
+                    say(refusal.key, refusal.params)
+                if game.is_over():
+                    break
+                legal = game.legal_actions()
+                moves = [a for a in legal if a.name != "penalty"] or legal
+                action = rng.choice(moves if rng.random() < 0.9 else legal)
+                if action.name != "timer":  # undo and confirmations never name timers
+                    say(game.describe(action).type, game.describe(action).data)
+                for event in game.apply(action):
+                    say(event.type, event.data)
+    expected = {
+        "welcome", "card_rules", "modes", "team", "ask_first", "first", "phase", "artist",
+        "dealt", "hand", "ask_discard", "discarded", "chosen", "your_character",
+        "create_start", "time_left", "times_up", "done_early", "guessing_starts",
+        "guess_turn", "wrong_guess", "passed", "no_guess", "ask_verdict", "judged_wrong",
+        "hint", "read_hint", "guessed", "nobody_guessed", "penalty", "blurted_right",
+        "target_reached", "phase_over", "game_over", "hints_so_far", "clock", "phase_info",
+        "told_privately", "status", "painting",
+    }  # fmt: skip
+    assert expected <= seen, expected - seen
