@@ -438,3 +438,20 @@ def test_everything_the_engine_says_has_words_in_both_languages(lang: str) -> No
         "told_privately", "status", "painting",
     }  # fmt: skip
     assert expected <= seen, expected - seen
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_pantone_intent_has_golden_sentences(lang: str) -> None:
+    import yaml
+
+    templates = Path(__file__).parent.parent / "grammars" / lang / "pantone.yaml"
+    own = set(yaml.safe_load(templates.read_text("utf-8"))["intents"])
+    path = Path(__file__).parent / "grammars" / lang / "pantone.yaml"
+    tested = {block["intent"] for block in yaml.safe_load(path.read_text("utf-8"))["tests"]}
+    assert own and own <= tested, own - tested
+
+
+def test_help_in_a_guess_window_names_the_guesser_for_the_artist() -> None:
+    public, _ = play(["Anna", "ready", "done", "help"], cards="physical")
+    help_text = [r["text"] for r in public if r["type"] == "say"][-1]
+    assert "for the Artist: “correct”, or “Ben got it”" in help_text
