@@ -762,10 +762,13 @@ class Pantone(Game):
         stage = self.stage
         if stage == "choose_first":
             return [Event("ask_first")]
+        # While choosing, the Artist needs their dealt cards again (after resume, undo,
+        # "whose turn"): told privately, like the first time.
         if stage == "discard":
-            return [self._ask_discard_event()]
+            return [self._ask_discard_event(), self._hand_event()]
         if stage == "choose":
-            return [self._artist_event()]
+            hand = [self._hand_event()] if self.card_mode == "deal" else []
+            return [self._artist_event(), *hand]
         if stage == "create":
             return [Event("painting", {"player": self.artist, "rule": self.rule()})]
         if stage == "hint":

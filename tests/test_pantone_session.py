@@ -455,3 +455,19 @@ def test_help_in_a_guess_window_names_the_guesser_for_the_artist() -> None:
     public, _ = play(["Anna", "ready", "done", "help"], cards="physical")
     help_text = [r["text"] for r in public if r["type"] == "say"][-1]
     assert "for the Artist: “correct”, or “Ben got it”" in help_text
+
+
+def test_resume_tells_the_artist_their_dealt_cards_again_privately(tmp_path: Path) -> None:
+    save = tmp_path / "game.jsonl"
+    first = write_script(tmp_path / "a.script", ["Anna"])
+    run = run_cli(
+        "play", "pantone", "--players", "Anna,Ben", "--seed", "4", "--cards", "deal",
+        "--save", str(save), "--script", str(first), "--json",
+    )  # fmt: skip
+    hand = [line for line in run.err.splitlines() if "your cards" in line]
+    assert run.code == 0 and len(hand) == 1
+    run = run_cli("resume", str(save), "--script", "/dev/null", "--json")
+    assert run.code == 0, run.err
+    assert run.err.splitlines() == hand  # the same four cards, privately
+    assert "Anna, put one of your 4 cards aside" in " ".join(run.said)
+    assert {"type": "private", "to": "Anna", "about": "hand"} in run.events
