@@ -828,6 +828,8 @@ def _teams(value: Any, players: tuple[str, ...]) -> dict[str, tuple[str, ...]] |
         or not all(isinstance(t, list) for t in value)
     ):
         raise SetupError("bad_teams")
+    if any(p.casefold() in (t.casefold() for t in TEAM_NAMES) for p in players):
+        raise SetupError("player_named_like_team", teams=", ".join(TEAM_NAMES))
     members = [p for team in value for p in team]
     if sorted(members) != sorted(players):
         raise SetupError("teams_not_players", players=list(players))

@@ -498,6 +498,11 @@ def test_random_games_end_and_refusals_change_nothing(mode: dict[str, Any]) -> N
 
 
 def test_bad_setups_are_refused() -> None:
+    with pytest.raises(SetupError):
+        players = ("Anna", "Ben", "Cem", "Team A")
+        Pantone(
+            Setup(players, 1, None, {"deck": DECK, "teams": [["Anna", "Cem"], ["Ben", "Team A"]]})
+        )
     with pytest.raises(SetupError) as small:
         Pantone(Setup(PLAYERS3 + ("Dan", "Eve", "Fay"), 1, None, {"deck": DECK}))
     assert small.value.key == "deck_too_small"

@@ -330,6 +330,7 @@ _SETUP_TEXT = {
     "unknown_variant": "unknown variant {variant!r}",
     "deck_too_small": "the deck has {cards} cards; this table needs at least {needed}",
     "bad_deck": "the deck has problems: {problems}",
+    "player_named_like_team": "in a team game no player may be called like a team: {teams}",
 }
 
 
