@@ -235,28 +235,8 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
 
 
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
-    return _parsed_deck(_freeze(setup.options.get("deck")))
-
-
-@cache
-def _parsed_deck(frozen: Any) -> tuple[Character, ...]:
-    return parse_deck(_thaw(frozen))
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, list):
-        return ("list", tuple(_freeze(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
-    return value
-
-
-def _thaw(value: Any) -> Any:
-    if isinstance(value, tuple) and value and value[0] == "list":
-        return [_thaw(v) for v in value[1]]
-    if isinstance(value, tuple) and value and value[0] == "dict":
-        return {k: _thaw(v) for k, v in value[1]}
-    return value
+    """The deck stored in the setup (checked again: a save file may have been edited)."""
+    return parse_deck(setup.options.get("deck"), "the saved deck")
 
 
 def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
