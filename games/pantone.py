@@ -90,7 +90,7 @@ class Pantone(Game):
         try:
             self.deck: tuple[Character, ...] = parse_deck(options.get("deck"), "the deck")
         except DeckError as exc:
-            raise SetupError("bad_deck", problems=[str(p) for p in exc.problems]) from None
+            raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
         self.forms = [card.forms for card in self.deck]
         self.card_mode: str = options.get("cards", "number")
         if self.card_mode not in CARD_MODES:

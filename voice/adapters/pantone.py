@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from unicode_rbnf import RbnfEngine
 
-from games.engine import Action, Game, Setup
+from games.engine import Action, Game, Setup, SetupError
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
     MAX_CARDS,
@@ -236,7 +236,10 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
 
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
     """The deck stored in the setup (checked again: a save file may have been edited)."""
-    return parse_deck(setup.options.get("deck"), "the saved deck")
+    try:
+        return parse_deck(setup.options.get("deck"), "the saved deck")
+    except DeckError as exc:  # the same refusal as the engine's, for the same setup
+        raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
 
 
 def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
