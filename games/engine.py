@@ -62,8 +62,15 @@ class Event:
     data: Mapping[str, JSON] = field(default_factory=dict)
     """The facts of the event; JSON-serialisable."""
 
+    to: str | None = None
+    """The one player this event is for (a secret, e.g. their character card); ``None``
+    for the whole table. The session sends private events only to a private output."""
+
     def to_json(self) -> dict[str, JSON]:
-        return {"type": self.type, **self.data}
+        data = {"type": self.type, **self.data}
+        if self.to is not None:
+            data["to"] = self.to
+        return data
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ HERE = Path(__file__).parent / "grammars"
 def parser(lang: str, game: str, players: tuple[str, ...]) -> IntentParser:
     adapter = ADAPTERS[game]
     setup = Setup(players, options=adapter.default_options(lang))
-    return IntentParser(Grammar(lang, game, adapter.dynamic_lists(setup, lang)))
+    return adapter.parser(Grammar(lang, game, adapter.dynamic_lists(setup, lang)), setup)
 
 
 def cases(kind: str) -> list[tuple[str, str, str, tuple[str, ...], dict]]:

@@ -19,7 +19,6 @@ from games.engine import Setup, SetupError
 from voice.adapters import ADAPTERS, UsageError, adapter_for
 from voice.clock import RealClock, VirtualClock
 from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
-from voice.intents import IntentParser
 from voice.journal import Header, Journal, JournalError, read
 from voice.loop import LineReader, run_keyboard, run_script
 from voice.output import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
@@ -78,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="player names the sentence may use (default: Anna,Ben,Cem)",
     )
     parse.add_argument("text", nargs="+", help="the sentence")
+
+    cards = commands.add_parser("cards", help="print a game's numbered cards (to print them)")
+    cards.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
+    cards.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
+    cards.add_argument("--deck", type=Path, metavar="FILE", help="a deck file of your own")
     return parser
 
 
@@ -116,6 +120,13 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
         help="how farbspiel answers (default: auto)",
     )
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
+    p.add_argument(
+        "--private",
+        default="stderr",
+        metavar="stderr|none|FILE",
+        help="where secrets for one player go (their character card): stderr (default), "
+        "none, or a file such as a second terminal (/dev/pts/3)",
+    )
     p.add_argument(
         "--rate",
         type=int,
@@ -167,6 +178,21 @@ def _make_output(args: argparse.Namespace) -> Output:
     return MultiOutput(outputs) if outputs else NullOutput()
 
 
+def _make_private_output(args: argparse.Namespace) -> Output | None:
+    """The private channel: never the table's output. (A second audio device for
+    headphones can plug in here as another :class:`Output`.)"""
+    where = args.private
+    if where == "none":
+        return None
+    if where == "stderr":
+        return TextOutput(sys.stderr, prefix="(private) ")
+    try:
+        stream = open(where, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open
+    except OSError as exc:
+        raise CliError(f"--private: cannot write to {where}: {exc.strerror}") from None
+    return TextOutput(stream, prefix="", owned=True)
+
+
 def _default_save(game_id: str) -> Path:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return data_dir() / "saves" / f"{game_id}-{stamp}.jsonl"
@@ -199,6 +225,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _make_output(args),
         journal=journal,
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
+        private=_make_private_output(args),
     )
     return _run(session, args, script)
 
@@ -223,6 +250,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         _make_output(args),
         actions=contents.actions,
         rate=rate,
+        private=_make_private_output(args),
     )
     session.check_replay()  # refuses a damaged journal before the file is touched
     session.journal = Journal.reopen(path, contents.valid_length if contents.dropped_tail else None)
@@ -263,6 +291,8 @@ def _run(
         return EXIT_INTERRUPTED
     finally:
         session.out.close()
+        if session.private is not None:
+            session.private.close()
         if session.journal is not None:
             session.journal.close()
     return EXIT_OK
@@ -312,6 +342,9 @@ _SETUP_TEXT = {
     "word_twice": "the word {word!r} (card {card}) appears twice",
     "too_many_cards": "{count} word cards, but a game uses only {rounds}",
     "word_is_player": "the word {word!r} is also a player's name",
+    "deck_too_small": "the deck has {cards} cards; this table needs at least {needed}",
+    "bad_deck": "the deck has problems: {problems}",
+    "player_named_like_team": "in a team game no player may be called like a team: {teams}",
 }
 
 
@@ -329,14 +362,21 @@ def cmd_parse(args: argparse.Namespace) -> int:
     lang = args.lang or adapter.default_lang
     setup = Setup(_players(args.players), options=adapter.default_options(lang))
     grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
-    intent = IntentParser(grammar).parse(" ".join(args.text))
+    intent = adapter.parser(grammar, setup).parse(" ".join(args.text))
     result = intent.to_json() if intent is not None else {"intent": None}
     print(json.dumps(result, ensure_ascii=False))
     return EXIT_OK
 
 
+# --- cards -------------------------------------------------------------------------------
+def cmd_cards(args: argparse.Namespace) -> int:
+    adapter = adapter_for(args.game)
+    print(adapter.printable_cards(args.lang or adapter.default_lang, args))
+    return EXIT_OK
+
+
 # --- main --------------------------------------------------------------------------------
-COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse}
+COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse, "cards": cmd_cards}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -86,6 +86,7 @@ def run_keyboard(
             break
         text = line.strip()
         if text:
+            session.tick(clock.now())  # timers due while typing fire first; "now" is current
             session.hear(text)
 
 

@@ -29,13 +29,16 @@ class Output(Protocol):
 
 
 class TextOutput:
-    """Spoken lines as plain text, one per line."""
+    """Spoken lines as plain text, one per line (``prefix`` before each)."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, prefix: str = "", owned: bool = False) -> None:
         self.stream = stream or sys.stdout
+        self.prefix = prefix
+        self.owned = owned
+        """True if this output opened the stream and closes it."""
 
     def say(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
+        print(self.prefix + text, file=self.stream, flush=True)
 
     def record(self, record: dict[str, Any]) -> None:
         pass
@@ -44,7 +47,8 @@ class TextOutput:
         pass
 
     def close(self) -> None:
-        pass
+        if self.owned:
+            self.stream.close()
 
 
 class JsonOutput:

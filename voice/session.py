@@ -75,15 +75,18 @@ class Session:
         rate: int = DEFAULT_RATE,
         now: float = 0.0,
         confirm_below: float = CONFIRM_BELOW,
+        private: Output | None = None,
     ) -> None:
         self.adapter = adapter
         self.lang = lang
         self.setup = setup
         self.out = out
+        self.private = private
+        """Where events meant for one player only go (their secret card); never ``out``."""
         self.journal = journal
         self.confirm_below = confirm_below
         self.grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
-        self.parser = IntentParser(self.grammar)
+        self.parser: IntentParser = adapter.parser(self.grammar, setup)
         self.messages = Messages(lang, adapter.game_id, adapter.terms(lang))
         self.game: Game = adapter.create(setup)
         self.actions: list[Action] = list(actions)
@@ -201,8 +204,10 @@ class Session:
             self._move(self.adapter.action_for(intent, self.game), confidence)
 
     def _ask(self, name: str, slots: Any) -> None:
+        # Engines read no clock: questions get the seconds left on their timers.
+        args = {**slots, "timers_left": self._timers_left()}
         try:
-            self._respond(self.game.query(name, slots))
+            self._respond(self.game.query(name, args))
         except GameError as exc:
             self._refuse(exc.key, exc.params)
 
@@ -293,7 +298,7 @@ class Session:
 
     def _repeat(self) -> None:
         lines = self._last_response or [
-            t for e in self.game.prompt() if (t := self._render(e)) is not None
+            t for e in self.game.prompt() if e.to is None and (t := self._render(e)) is not None
         ]
         for text in lines:
             self.out.say(text)
@@ -305,7 +310,8 @@ class Session:
         phase = self.phase()
         data: dict[str, Any] = {}
         for event in self.game.prompt():
-            data.update(event.data)
+            if event.to is None:
+                data.update(event.data)
         items = []
         for intent in self.grammar.intents.intents:  # file order: stable and sensible
             if intent in phase.intents and intent not in self.grammar.global_intents:
@@ -420,6 +426,13 @@ class Session:
         active = self._active(self._now)
         return max(0.0, min(t.armed_at + t.timer.seconds for t in self._timers.values()) - active)
 
+    def _timers_left(self) -> dict[str, float]:
+        active = self._active(self._now)
+        return {
+            timer_id: max(0.0, armed.armed_at + armed.timer.seconds - active)
+            for timer_id, armed in self._timers.items()
+        }
+
     def _sync_timers(self, active: float) -> None:
         wanted = {t.id: t for t in self.game.timers()}
         for timer_id in list(self._timers):
@@ -439,12 +452,27 @@ class Session:
 
     def _emit(self, events: Iterable[Event]) -> None:
         for event in events:
+            if event.to is not None:
+                self._tell_privately(event)
+                continue
             text = self._render(event)
             if text:
                 self.out.say(text)
                 self._response.append(text)
             if event.type not in _SESSION_KEYS:  # session answers are recorded where made
                 self.out.record(event.to_json())
+
+    def _tell_privately(self, event: Event) -> None:
+        """A secret for one player: only to the private output (a second screen, a file,
+        later headphones), never to the table, never into what "repeat" repeats. The
+        public record only notes that something was told, not what."""
+        self.out.record({"type": "private", "to": event.to, "about": event.type})
+        if self.private is None:
+            return
+        text = self._render(event)
+        if text:
+            self.private.say(text)
+        self.private.record(event.to_json())
 
     def _respond(self, events: Iterable[Event]) -> None:
         """Say ``events``; they become what "repeat" says again."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 from voice.adapters.alle_meine_farben import AlleMeineFarbenAdapter
 from voice.adapters.base import GameAdapter, UsageError
 from voice.adapters.farben import FarbenAdapter
+from voice.adapters.pantone import PantoneAdapter
 
 ADAPTERS: dict[str, GameAdapter] = {
-    adapter.game_id: adapter for adapter in (AlleMeineFarbenAdapter(), FarbenAdapter())
+    adapter.game_id: adapter
+    for adapter in (AlleMeineFarbenAdapter(), FarbenAdapter(), PantoneAdapter())
 }
 
 

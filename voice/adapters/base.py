@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.engine import Action, Game, Setup
-from voice.grammar import SlotValue, normalize
-from voice.intents import Intent
+from voice.grammar import Grammar, SlotValue, normalize
+from voice.intents import Intent, IntentParser
 from voice.messages import TermMaker
 
 
@@ -51,6 +51,14 @@ class GameAdapter:
     def dynamic_lists(self, setup: Setup, lang: str) -> Mapping[str, Sequence[SlotValue]]:
         """Slot lists that depend on the table (player names, ...)."""
         return {"player": [SlotValue(_spoken(p), p) for p in setup.players]}
+
+    def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
+        """The intent parser for this game (games that hear names from a deck override)."""
+        return IntentParser(grammar)
+
+    def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
+        """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
+        raise UsageError(f"{self.game_id} has no cards of its own to print")
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         """Word forms of the game's values, for messages."""

@@ -1,0 +1,249 @@
+"""Pantone character decks: our own numbered cards, or a deck of the players' own.
+
+A deck is a list of cards; card N is the N-th entry. Each card has a ``name``, optional
+``aliases`` (other names a guess may use) and exactly four ``hints``, from vague to
+specific. The same check runs on our built-in decks, on a player's ``--deck`` file and
+on the deck stored in a saved game, and names every problem by entry and field before
+a game starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.data import load
+from games.name_match import canonical
+
+HINTS = 4
+MAX_CARDS = 1000
+MAX_NAME = 80
+MAX_HINT = 200
+MAX_PROBLEMS = 20
+FIELDS = ("name", "aliases", "hints")
+
+
+@dataclass(frozen=True)
+class Character:
+    """One character card."""
+
+    name: str
+    aliases: tuple[str, ...]
+    hints: tuple[str, ...]
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """Every name a correct guess may use: the name first, then the aliases."""
+        return (self.name, *self.aliases)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "aliases": list(self.aliases), "hints": list(self.hints)}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a deck."""
+
+    entry: int | None
+    """1-based entry (= card number), ``None`` for the deck as a whole."""
+
+    field: str | None
+    """``name``, ``aliases[2]``, ``hints``, ... or ``None``."""
+
+    message: str
+    label: str = ""
+    """The entry's name, if it has a usable one (helps finding it in the file)."""
+
+    def __str__(self) -> str:
+        if self.entry is None:
+            return self.message
+        where = f"entry {self.entry}"
+        if self.label:
+            where += f" ({self.label})"
+        if self.field:
+            where += f", {self.field}"
+        return f"{where}: {self.message}"
+
+
+class DeckError(ValueError):
+    """A deck that cannot be played; ``problems`` says where and why."""
+
+    def __init__(self, problems: Sequence[Problem], source: str = "the deck") -> None:
+        self.problems = list(problems)
+        self.source = source
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        shown = self.problems[:MAX_PROBLEMS]
+        lines = [f"{self.source} has {_count(len(self.problems), 'problem')}:"]
+        lines += [f"  {p}" for p in shown]
+        if len(self.problems) > len(shown):
+            lines.append(f"  ... and {len(self.problems) - len(shown)} more")
+        return "\n".join(lines)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def parse_deck(data: Any, source: str = "the deck") -> tuple[Character, ...]:
+    """Check plain data (from YAML or a save file) and turn it into cards.
+
+    Raises :class:`DeckError` listing every problem found.
+    """
+    if isinstance(data, dict) and "cards" in data:
+        data = data["cards"]
+    if not isinstance(data, list):
+        raise DeckError(
+            [
+                Problem(
+                    None,
+                    None,
+                    "a deck must be a list of cards, each starting with '- name: ...' "
+                    "and having 'aliases: [...]' and 'hints: [h1, h2, h3, h4]'",
+                )
+            ],
+            source,
+        )
+    if not data:
+        raise DeckError([Problem(None, None, "the deck has no cards")], source)
+    if len(data) > MAX_CARDS:
+        raise DeckError(
+            [Problem(None, None, f"the deck has {len(data)} cards; at most {MAX_CARDS} work")],
+            source,
+        )
+    problems: list[Problem] = []
+    cards: list[Character] = []
+    owners: dict[tuple[str, ...], tuple[int, str]] = {}
+    for number, entry in enumerate(data, start=1):
+        card = _check_entry(number, entry, problems)
+        if card is None:
+            continue
+        cards.append(card)
+        for index, form in enumerate(card.forms):
+            key = canonical(form)
+            field = "name" if index == 0 else f"aliases[{index}]"
+            if key in owners and owners[key][0] != number:
+                other, other_name = owners[key]
+                problems.append(
+                    Problem(
+                        number,
+                        field,
+                        f"“{form}” is already a name of entry {other} (“{other_name}”); "
+                        "a guess could not tell the two cards apart",
+                        card.name,
+                    )
+                )
+            owners.setdefault(key, (number, card.name))
+    if problems:
+        raise DeckError(problems, source)
+    return tuple(cards)
+
+
+def _check_entry(number: int, entry: Any, problems: list[Problem]) -> Character | None:
+    if not isinstance(entry, dict):
+        problems.append(
+            Problem(number, None, "must be a card with name, aliases and hints, not a plain value")
+        )
+        return None
+    found = len(problems)
+    raw_name = entry.get("name")
+    label = raw_name.strip() if isinstance(raw_name, str) else ""
+
+    def problem(field: str | None, message: str) -> None:
+        problems.append(Problem(number, field, message, label))
+
+    for key in entry:
+        if key not in FIELDS:
+            problem(str(key), f"unknown field; a card has only {', '.join(FIELDS)}")
+    name = _text(raw_name, "name", MAX_NAME, problem, required=True)
+    aliases: list[str] = []
+    raw_aliases = entry.get("aliases", [])
+    if raw_aliases is None:
+        raw_aliases = []
+    if not isinstance(raw_aliases, list):
+        problem("aliases", "must be a list, like [Spidey, Peter Parker] (or left out)")
+    else:
+        for index, alias in enumerate(raw_aliases, start=1):
+            text = _text(alias, f"aliases[{index}]", MAX_NAME, problem, required=True)
+            if text is not None:
+                aliases.append(text)
+    hints: list[str] = []
+    raw_hints = entry.get("hints")
+    if raw_hints is None:
+        problem("hints", f"missing; every card needs {HINTS} hints, from vague to specific")
+    elif not isinstance(raw_hints, list):
+        problem("hints", f"must be a list of {HINTS} hints, like [h1, h2, h3, h4]")
+    elif len(raw_hints) != HINTS:
+        problem("hints", f"needs exactly {HINTS} hints, found {len(raw_hints)}")
+    else:
+        for index, hint in enumerate(raw_hints, start=1):
+            text = _text(hint, f"hints[{index}]", MAX_HINT, problem, required=True)
+            if text is not None:
+                hints.append(text)
+    if name is not None and not any(_sayable(f) for f in [name, *aliases]):
+        problem(
+            "name",
+            f"“{name}” has digits, which speech recognisers write as words; "
+            "add an alias that spells them out",
+        )
+    if len(problems) > found or name is None:
+        return None
+    return Character(name, tuple(aliases), tuple(hints))
+
+
+def _text(value: Any, field: str, limit: int, problem: Any, required: bool) -> str | None:
+    if value is None:
+        if required:
+            problem(field, "missing")
+        return None
+    if not isinstance(value, str):
+        kind = "a yes/no value" if isinstance(value, bool) else type(value).__name__
+        problem(field, f"must be text, but YAML read {kind} {value!r}; put it in quotes")
+        return None
+    text = " ".join(value.split())
+    if not text:
+        problem(field, "is empty")
+        return None
+    if len(text) > limit:
+        problem(field, f"is {len(text)} characters long; at most {limit}")
+        return None
+    if not any(c.isalnum() for c in text):
+        problem(field, f"“{text}” has no letters")
+        return None
+    if any(c in "[](){}<>|" for c in text):
+        problem(field, f"“{text}” contains brackets or '|'; leave them out")
+        return None
+    return text
+
+
+def _sayable(text: str) -> bool:
+    return not any(c.isdigit() for c in text) and bool(canonical(text))
+
+
+def builtin_deck(lang: str) -> tuple[Character, ...]:
+    """Our own deck in ``lang`` (``games/data/pantone_<lang>.yaml``)."""
+    return parse_deck(load(f"pantone_{lang}"), f"games/data/pantone_{lang}.yaml")
+
+
+def deck_to_json(deck: Sequence[Character]) -> list[dict[str, Any]]:
+    return [card.to_json() for card in deck]
+
+
+def printable(deck: Sequence[Character], title: str, labels: dict[str, str]) -> str:
+    """The deck as numbered text, to print and cut out (or to read on a second screen).
+
+    ``labels`` gives the words ``also`` and ``hints`` in the deck's language.
+    """
+    width = len(str(len(deck)))
+    lines = [title, "=" * len(title), ""]
+    for number, card in enumerate(deck, start=1):
+        lines.append(f"{number:>{width}}  {card.name}")
+        pad = " " * (width + 2)
+        if card.aliases:
+            lines.append(f"{pad}{labels['also']}: {', '.join(card.aliases)}")
+        hints = "  ".join(f"{i}. {h}" for i, h in enumerate(card.hints, start=1))
+        lines.append(f"{pad}{labels['hints']}: {hints}")
+        lines.append("")
+    return "\n".join(lines)
