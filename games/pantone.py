@@ -80,7 +80,6 @@ RULES = ("any", "one_each", "three")
 """The swatch rule of phases 1, 2, 3 (ids; the voice layer words them)."""
 
 
-
 # The arguments each action may carry; anything else is refused (see expect_args).
 _ACTION_ARGS: dict[str, tuple[str, ...]] = {
     "first": ("player", "random"),
@@ -91,6 +90,7 @@ _ACTION_ARGS: dict[str, tuple[str, ...]] = {
     "penalty": ("player", "right"),
     "timer": ("id",),
 }
+
 
 class Pantone(Game):
     game_id = "pantone"
