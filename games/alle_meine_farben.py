@@ -35,6 +35,7 @@ from games.engine import (
     Setup,
     SetupError,
     expect_args,
+    first_player,
     left_of,
     winners,
 )
@@ -175,12 +176,7 @@ class AlleMeineFarben(Game):
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.phase != "choose_first":
             raise NotNow("already_started")
-        if args.get("random"):
-            return self._begin(self.rng.choice(self.players), chosen_by="lot")
-        player = args.get("player")
-        if player not in self.players:
-            raise NotAllowed("unknown_player", name=str(player))
-        return self._begin(str(player), chosen_by="table")
+        return self._begin(*first_player(self.players, self.rng, args))
 
     def _apply_place(self, args: Mapping[str, JSON]) -> list[Event]:
         colour = args.get("colour")

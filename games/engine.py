@@ -255,6 +255,21 @@ def expect_args(action: Action, *allowed: str) -> None:
         raise NotAllowed("unknown_argument", action=action.name, argument=unknown[0])
 
 
+def first_player(
+    players: tuple[str, ...], rng: random.Random, args: Mapping[str, JSON]
+) -> tuple[str, str]:
+    """Who starts, from an ``Action("first")``: the named player, or one drawn by lot.
+
+    Returns ``(player, chosen_by)`` with ``chosen_by`` ``"table"`` or ``"lot"``.
+    """
+    if args.get("random"):
+        return rng.choice(players), "lot"
+    player = args.get("player")
+    if player not in players:
+        raise NotAllowed("unknown_player", name=str(player))
+    return str(player), "table"
+
+
 def check_players(setup: Setup, low: int, high: int) -> None:
     """Reject impossible player lists before a game starts."""
     names = setup.players

@@ -44,6 +44,7 @@ from games.engine import (
     Setup,
     SetupError,
     Timer,
+    first_player,
     right_of,
     seats_from,
     winners,
@@ -334,12 +335,7 @@ class Farben(Game):
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.phase != "choose_first":
             raise self._wait()
-        if args.get("random"):
-            return self._begin(self.rng.choice(self.players), chosen_by="lot")
-        player = args.get("player")
-        if player not in self.players:
-            raise NotAllowed("unknown_player", name=str(player))
-        return self._begin(str(player), chosen_by="table")
+        return self._begin(*first_player(self.players, self.rng, args))
 
     def _apply_side(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.phase != "side":

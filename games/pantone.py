@@ -49,6 +49,7 @@ from games.engine import (
     SetupError,
     Timer,
     expect_args,
+    first_player,
     left_of,
     seats_from,
     winners,
@@ -370,12 +371,7 @@ class Pantone(Game):
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage != "choose_first":
             raise NotNow("already_started")
-        if args.get("random"):
-            return self._begin(self.rng.choice(self.players), "lot")
-        player = args.get("player")
-        if player not in self.players:
-            raise NotAllowed("unknown_player", name=str(player))
-        return self._begin(str(player), "table")
+        return self._begin(*first_player(self.players, self.rng, args))
 
     def _apply_discard(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage != "discard":
