@@ -16,6 +16,7 @@ last line cut short by a crash is dropped on resume.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -72,28 +73,42 @@ class Contents:
 
 
 class Journal:
-    """An open journal file, appended to line by line."""
+    """An open journal file, appended to line by line.
 
-    def __init__(self, path: Path, handle: Any) -> None:
+    Lines go straight to the file (no buffer that could hold a half-written line back
+    and write it later) and are fsync'ed. After every write the journal checks that its
+    file is still where it was: a save file that was deleted or moved (its folder tidied
+    away mid-game) is reported like a failed write, so the session writes it anew
+    instead of saving into a file nobody will find.
+    """
+
+    def __init__(self, path: Path, fd: int) -> None:
         self.path = path
-        self._handle = handle
+        self._fd: int | None = fd
 
     @staticmethod
     def create(path: Path, header: Header) -> Journal:
-        """Start a new journal; refuses to overwrite an existing file."""
+        """Start a new journal; refuses to overwrite an existing file (an empty one holds
+        nothing and is taken: a process killed while creating the file leaves one)."""
         path = Path(path)
-        if path.exists():
+        if path.exists() and not _empty_file(path):
             raise JournalError(
                 f"{path} already exists. Continue it with `farbspiel resume {path}` "
                 "or choose another file with --save."
             )
+        exclusive = 0 if path.exists() else os.O_EXCL
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(path, "x", encoding="utf-8")  # noqa: SIM115 - kept open
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | exclusive, 0o644)
         except OSError as exc:
             raise JournalError(f"cannot create save file {path}: {exc.strerror}") from exc
-        journal = Journal(path, handle)
-        journal._write(header.to_json())
+        journal = Journal(path, fd)
+        try:
+            journal._write(header.to_json())
+        except JournalError:
+            journal.close()
+            path.unlink(missing_ok=True)  # ours, and without a header it is nothing
+            raise
         return journal
 
     @staticmethod
@@ -101,14 +116,16 @@ class Journal:
         """Open an existing journal for appending, first cutting it to ``truncate_at``
         bytes if given (to drop a last line a crash left unfinished)."""
         path = Path(path)
+        fd = None
         try:
-            handle = open(path, "r+", encoding="utf-8")  # noqa: SIM115 - kept open
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
             if truncate_at is not None:
-                handle.truncate(truncate_at)
-            handle.seek(0, os.SEEK_END)
+                os.ftruncate(fd, truncate_at)
         except OSError as exc:
+            if fd is not None:
+                os.close(fd)
             raise JournalError(f"cannot write to save file {path}: {exc.strerror}") from exc
-        return Journal(path, handle)
+        return Journal(path, fd)
 
     def append_action(self, action: Action) -> None:
         self._write({"action": action.to_json()})
@@ -121,19 +138,44 @@ class Journal:
         self._write({"setting": {name: value}})
 
     def _write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        if self._fd is None:
+            raise JournalError(f"the save file {self.path} is closed")
+        data = memoryview(encode(record))
         try:
-            self._handle.write(line)
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
+            while data:
+                data = data[os.write(self._fd, data) :]
+            os.fsync(self._fd)
+            here = os.fstat(self._fd)
+            there = os.stat(self.path) if here.st_nlink else None
+        except FileNotFoundError:
+            there = None
         except OSError as exc:
             raise JournalError(f"cannot write to save file {self.path}: {exc.strerror}") from exc
+        if there is None or (there.st_dev, there.st_ino) != (here.st_dev, here.st_ino):
+            raise JournalError(f"the save file {self.path} was deleted or moved")
 
     def close(self) -> None:
-        try:
-            self._handle.close()
-        except OSError:
-            pass
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def encode(record: dict[str, Any]) -> bytes:
+    """One journal line. Text that UTF-8 cannot hold (undecodable bytes of a command-line
+    argument) is written as JSON escapes, which read back to the same string."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(record, separators=(",", ":")) + "\n").encode("ascii")
+
+
+def _empty_file(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size == 0
+    except OSError:
+        return False
 
 
 def read(path: Path) -> Contents:
