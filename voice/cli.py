@@ -281,13 +281,16 @@ def _run(
             session.start(resumed, dropped_tail)
             prompt = sys.stderr if sys.stdin.isatty() else None
             run_keyboard(session, LineReader(sys.stdin.fileno()), clock_real, prompt)
+        return EXIT_OK if _report_unsaved(session) else EXIT_FAILURE
     except KeyboardInterrupt:
-        if session.journal is not None:
+        if session.journal is not None and session.save_now():
             print(
                 f"\nfarbspiel: stopped. The game is saved in {session.journal.path}; "
                 f"continue with: farbspiel resume {session.journal.path}",
                 file=sys.stderr,
             )
+        else:
+            _report_unsaved(session)
         return EXIT_INTERRUPTED
     finally:
         session.out.close()
@@ -295,7 +298,19 @@ def _run(
             session.private.close()
         if session.journal is not None:
             session.journal.close()
-    return EXIT_OK
+
+
+def _report_unsaved(session: Session) -> bool:
+    """Try a failed save once more at the end; say what is missing if it still fails.
+    True if everything is saved (or nothing was to be)."""
+    if session.journal is None or session.save_now():
+        return True
+    print(
+        f"farbspiel: the last moves could not be saved ({session.save_error}). "
+        f"{session.journal.path} holds the game up to the moment saving failed.",
+        file=sys.stderr,
+    )
+    return False
 
 
 def _open_script(path: Path | None) -> list[str] | None:

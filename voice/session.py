@@ -8,6 +8,7 @@ actions or questions. Every accepted action is journalled before it is announced
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,6 +95,8 @@ class Session:
         self.finished = False
         self.paused = False
         self.save_broken = False
+        self.save_error: str | None = None
+        """Why saving failed, while it does."""
         self._pending: _Pending | None = None
         self._last_response: list[str] = []
         self._response: list[str] = []
@@ -243,8 +246,15 @@ class Session:
             if self.save_broken:  # an earlier write failed: try to write it all again
                 self._rewrite_journal()
             else:
-                write(self.journal)
+                try:
+                    write(self.journal)
+                except JournalError as exc:
+                    # Write the whole file anew at once: a save file deleted with its
+                    # folder, or a line cut short, is whole again without troubling anyone.
+                    self._rewrite_journal()
+                    self.out.record({"type": "save_rewritten", "reason": str(exc)})
         except JournalError as exc:
+            self.save_error = str(exc)
             if not self.save_broken:
                 self.save_broken = True
                 self.out.record({"type": "save_failed", "reason": str(exc)})
@@ -252,25 +262,40 @@ class Session:
             return
         if self.save_broken:
             self.save_broken = False
+            self.save_error = None
             self.out.record({"type": "save_recovered"})
             self._say_only([Event("save_recovered")])
+
+    def save_now(self) -> bool:
+        """If saving failed earlier, try once more now; True if the file holds everything
+        (or there is no save file)."""
+        if self.journal is not None and self.save_broken:
+            self._journal(lambda j: None)
+        return not self.save_broken
 
     def _rewrite_journal(self) -> None:
         assert self.journal is not None
         path = self.journal.path
         header = Header(self.adapter.game_id, self.lang, self.setup)
         tmp = path.with_name(path.name + ".tmp")
-        tmp.unlink(missing_ok=True)
-        fresh = Journal.create(tmp, header)
-        for action in self.actions:
-            fresh.append_action(action)
-        fresh.append_setting("rate", self.rate)
-        fresh.close()
+        fresh = None
         try:
+            tmp.unlink(missing_ok=True)
+            fresh = Journal.create(tmp, header)
+            for action in self.actions:
+                fresh.append_action(action)
+            fresh.append_setting("rate", self.rate)
+            fresh.close()
             tmp.replace(path)
             self.journal.close()
             self.journal = Journal.reopen(path)
-        except OSError as exc:
+        except (OSError, JournalError) as exc:
+            if fresh is not None:
+                fresh.close()
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)  # a full disk needs the room back
+            if isinstance(exc, JournalError):
+                raise
             raise JournalError(f"cannot replace {path}: {exc.strerror}") from exc
 
     # --- global commands ---------------------------------------------------------------
@@ -294,7 +319,11 @@ class Session:
         elif name == "quit":
             self._pending = _Pending("quit")
             self.out.record({"type": "confirm", "what": "quit"})
-            self._respond([Event("confirm_quit" if self.journal else "confirm_quit_unsaved")])
+            if self.journal is None:
+                key = "confirm_quit_unsaved"
+            else:
+                key = "confirm_quit" if self.save_now() else "confirm_quit_save_failed"
+            self._respond([Event(key)])
 
     def _repeat(self) -> None:
         lines = self._last_response or [
@@ -357,8 +386,13 @@ class Session:
             self._respond([Event("undone")] + self.game.prompt())
             self._sync_timers(self._active(self._now))
         elif pending.kind == "quit":
-            self.out.record({"type": "quit", "saved": self.journal is not None})
-            self._respond([Event("quit_saved" if self.journal else "quit_unsaved")])
+            saved = self.journal is not None and self.save_now()
+            self.out.record({"type": "quit", "saved": saved})
+            if self.journal is None:
+                key = "quit_unsaved"
+            else:
+                key = "quit_saved" if saved else "quit_save_failed"
+            self._respond([Event(key)])
             self.finished = True
 
     def _pause(self) -> None:
@@ -504,6 +538,7 @@ _SESSION_KEYS = frozenset(
         "confirm_move",
         "confirm_quit",
         "confirm_quit_unsaved",
+        "confirm_quit_save_failed",
         "undone",
         "nothing_to_undo",
         "cancelled",
@@ -519,5 +554,6 @@ _SESSION_KEYS = frozenset(
         "rate_fastest",
         "quit_saved",
         "quit_unsaved",
+        "quit_save_failed",
     }
 )
