@@ -9,6 +9,7 @@ a game starts.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ MAX_NAME = 80
 MAX_HINT = 200
 MAX_PROBLEMS = 20
 FIELDS = ("name", "aliases", "hints")
+_SHORT = reprlib.Repr()  # (keyword arguments only from Python 3.12)
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxstring = 1, 3, 3, 40
 
 
 @dataclass(frozen=True)
@@ -200,7 +203,8 @@ def _text(value: Any, field: str, limit: int, problem: Any, required: bool) -> s
         return None
     if not isinstance(value, str):
         kind = "a yes/no value" if isinstance(value, bool) else type(value).__name__
-        problem(field, f"must be text, but YAML read {kind} {value!r}; put it in quotes")
+        shown = _SHORT.repr(value)  # bounded: YAML aliases can nest a value a billion times
+        problem(field, f"must be text, but YAML read {kind} {shown}; put it in quotes")
         return None
     text = " ".join(value.split())
     if not text:

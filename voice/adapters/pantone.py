@@ -223,6 +223,8 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
         raise UsageError(f"--deck: cannot read {path}: {exc.strerror}") from None
     try:
         data = yaml.safe_load(text)
+    except RecursionError:
+        raise UsageError(f"--deck: {path} is nested too deeply to be a deck") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
