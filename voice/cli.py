@@ -8,6 +8,7 @@ Users never see a traceback: unexpected errors are written to a log file instead
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as _dt
 import json
 import sys
@@ -334,8 +335,9 @@ def _remember_save(path: Path) -> None:
 
 def _last_save() -> Path:
     last = load_settings().get("last_save")
-    if isinstance(last, str) and Path(last).is_file():
-        return Path(last)
+    with contextlib.suppress(ValueError):  # a NUL in a hand-edited settings file
+        if isinstance(last, str) and Path(last).is_file():
+            return Path(last)
     saves = sorted((data_dir() / "saves").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
     if not saves:
         raise CliError("there is no saved game yet; start one with `farbspiel play GAME`")

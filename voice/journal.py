@@ -202,7 +202,9 @@ def read(path: Path) -> Contents:
                 contents = Contents(_header(record, path))
             else:
                 _apply_record(contents, record)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):
+                exc = ValueError("nested too deeply")
             if number == len(lines) and not complete and contents is not None:
                 contents.dropped_tail = True  # cut short by a crash while writing
                 break

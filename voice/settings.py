@@ -28,7 +28,7 @@ def load_settings() -> dict[str, Any]:
     """The saved settings; a missing or unreadable file gives the defaults."""
     try:
         data = json.loads(config_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return data if isinstance(data, dict) else {}
 
@@ -48,8 +48,10 @@ def save_settings(settings: dict[str, Any]) -> bool:
 
 def clamp_rate(value: Any) -> int:
     """A usable speech rate from any stored or typed value."""
+    if isinstance(value, bool):
+        return DEFAULT_RATE
     try:
         rate = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # also None, "fast", inf
         return DEFAULT_RATE
     return max(MIN_RATE, min(MAX_RATE, rate))
