@@ -396,9 +396,27 @@ def cmd_cards(args: argparse.Namespace) -> int:
 COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse, "cards": cmd_cards}
 
 
+_POSITIONAL = frozenset({"command", "game", "text", "file"})
+
+
+def _check_text(args: argparse.Namespace) -> None:
+    """Refuse words and names with bytes that are not UTF-8 (they reach argv as lone
+    surrogates, which no output and no save file can hold). File paths may have them."""
+    for name, value in vars(args).items():
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and any("\ud800" <= c <= "\udfff" for c in text):
+                shown = text.encode("utf-8", "replace").decode("utf-8")
+                where = name if name in _POSITIONAL else "--" + name.replace("_", "-")
+                raise UsageError(
+                    f"{where}: {shown!r} is not valid text "
+                    "(its bytes are not UTF-8); check the terminal's character set"
+                )
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        _check_text(args)
         return COMMANDS[args.command](args)
     except UsageError as exc:
         print(f"farbspiel: {exc}", file=sys.stderr)
