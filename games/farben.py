@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.data import load
+from games.data import DataError, load
 from games.engine import (
     JSON,
     Action,
@@ -80,10 +80,37 @@ OPTIONS = frozenset({"deck", "words", "time_limit"})
 
 
 def load_deck(lang: str) -> list[tuple[str, str]]:
-    """The word cards of our own deck for ``lang`` (``games/data/farben_words_<lang>``)."""
+    """The word cards of our own deck for ``lang`` (``games/data/farben_words_<lang>``).
+
+    Raises :class:`DataError` naming the card if the file was edited into something
+    that cannot be played.
+    """
     if lang not in DECKS:
         raise SetupError("unknown_deck", deck=lang, decks=list(DECKS))
-    return [(str(a), str(b)) for a, b in load(f"farben_words_{lang}")]
+    where = f"games/data/farben_words_{lang}.yaml"
+    data = load(f"farben_words_{lang}")
+    if not isinstance(data, list) or len(data) < ROUNDS:
+        raise DataError(
+            f"{where} must be a list of at least {ROUNDS} word cards like [School, Holiday]"
+        )
+    cards = []
+    for number, card in enumerate(data, start=1):
+        if not (isinstance(card, list) and len(card) == 2 and all(_sayable(w) for w in card)):
+            raise DataError(
+                f"{where}, card {number}: must be two words like [School, Holiday] "
+                f"(letters, at most {MAX_WORD_LENGTH} characters, no brackets)"
+            )
+        cards.append((card[0].strip(), card[1].strip()))
+    return cards
+
+
+def _sayable(word: Any) -> bool:
+    return (
+        isinstance(word, str)
+        and 0 < len(word.strip()) <= MAX_WORD_LENGTH
+        and any(c.isalpha() for c in word)
+        and not set("[](){}<>|") & set(word)
+    )
 
 
 def key(word: str) -> str:

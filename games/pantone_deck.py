@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.data import load
+from games.data import DataError, load
 from games.name_match import canonical
 
 HINTS = 4
@@ -227,8 +227,12 @@ def _sayable(text: str) -> bool:
 
 
 def builtin_deck(lang: str) -> tuple[Character, ...]:
-    """Our own deck in ``lang`` (``games/data/pantone_<lang>.yaml``)."""
-    return parse_deck(load(f"pantone_{lang}"), f"games/data/pantone_{lang}.yaml")
+    """Our own deck in ``lang`` (``games/data/pantone_<lang>.yaml``); a deck edited into
+    something unplayable is a :class:`DataError` listing the problems."""
+    try:
+        return parse_deck(load(f"pantone_{lang}"), f"games/data/pantone_{lang}.yaml")
+    except DeckError as exc:
+        raise DataError(exc.describe() + "\nUndo the change or reinstall farbspiel.") from None
 
 
 def deck_to_json(deck: Sequence[Character]) -> list[dict[str, Any]]:

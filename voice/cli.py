@@ -16,6 +16,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from games.data import DataError
 from games.engine import Setup, SetupError
 from voice.adapters import ADAPTERS, UsageError, adapter_for
 from voice.clock import RealClock, VirtualClock
@@ -421,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"farbspiel: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (CliError, JournalError, GrammarError) as exc:
+    except (CliError, JournalError, GrammarError, DataError) as exc:
         print(f"farbspiel: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:

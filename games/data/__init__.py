@@ -9,8 +9,27 @@ from typing import Any
 import yaml
 
 
+class DataError(ValueError):
+    """One of our own data files is missing or damaged (e.g. a word list edited by hand);
+    the message names the file and what is wrong."""
+
+
 @cache
 def load(name: str) -> Any:
-    """Load ``games/data/<name>.yaml`` (cached; callers must not mutate it)."""
-    text = resources.files(__name__).joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    """Load ``games/data/<name>.yaml`` (cached; callers must not mutate it).
+
+    Raises :class:`DataError` if the file cannot be read or is not valid YAML.
+    """
+    where = f"games/data/{name}.yaml"
+    try:
+        text = resources.files(__name__).joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+        return yaml.safe_load(text)
+    except OSError as exc:
+        raise DataError(f"{where} cannot be read ({exc.strerror}); reinstall farbspiel") from None
+    except (UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f" at line {mark.line + 1}" if mark else ""
+        raise DataError(
+            f"{where} is damaged{at} ({getattr(exc, 'problem', None) or 'not readable YAML'}); "
+            "undo the change or reinstall farbspiel"
+        ) from None
