@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import datetime as _dt
 import json
+import shutil
 import sys
 import traceback
 from pathlib import Path
@@ -21,7 +22,7 @@ from games.engine import Setup, SetupError
 from voice.adapters import ADAPTERS, UsageError, adapter_for
 from voice.clock import RealClock, VirtualClock
 from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
-from voice.journal import Header, Journal, JournalError, read
+from voice.journal import Contents, Header, Journal, JournalError, read, rewrite
 from voice.loop import LineReader, run_keyboard, run_script
 from voice.output import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
 from voice.session import Session
@@ -255,9 +256,36 @@ def cmd_resume(args: argparse.Namespace) -> int:
         private=_make_private_output(args),
     )
     session.check_replay()  # refuses a damaged journal before the file is touched
-    session.journal = Journal.reopen(path, contents.valid_length if contents.dropped_tail else None)
+    if contents.upgraded_from is not None:
+        session.journal = _upgrade_file(path, contents)
+    else:
+        cut = contents.valid_length if contents.dropped_tail else None
+        session.journal = Journal.reopen(path, cut)
     _remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
+
+
+def _upgrade_file(path: Path, contents: Contents) -> Journal:
+    """Write a save file of an older format anew in today's format, keeping a copy of the
+    old file beside it (so an older farbspiel can still open that one)."""
+    old = contents.upgraded_from
+    backup = path.with_name(f"{path.name}.format-{old}")
+    try:
+        if not backup.exists():
+            shutil.copy2(path, backup)
+    except OSError as exc:
+        message = f"cannot keep a copy of {path} before upgrading it: {exc.strerror}"
+        raise CliError(message) from None
+    header = contents.header
+    journal = rewrite(
+        path, Header(header.game, header.lang, header.setup), contents.actions, contents.settings
+    )
+    print(
+        f"farbspiel: {path} was saved in format {old}; it now uses format {header.version} "
+        f"(the old file is kept as {backup})",
+        file=sys.stderr,
+    )
+    return journal
 
 
 def _run(

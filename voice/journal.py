@@ -12,6 +12,11 @@ process loses at most the action being spoken. Replaying the lines rebuilds the 
 exactly (history is the truth; undo is pop). A file that is not a journal, or is
 damaged before its last line, is refused with a clear message and never modified; a
 last line cut short by a crash is dropped on resume.
+
+Versions: the header names the save format. A file of an older format is upgraded in
+memory by the functions in :data:`MIGRATIONS`, one version step at a time (the file is
+only rewritten when the game goes on, keeping the old file as a copy); a newer format,
+or an old one no upgrade reaches, is refused with a message that says which is which.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterator
+import reprlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +34,21 @@ from games.engine import Action, Setup
 
 FORMAT = "journal"
 VERSION = 1
-SUPPORTED_VERSIONS = (1,)
+"""The save format this farbspiel writes."""
+
+Record = dict[str, Any]
+Migration = Callable[[Record, list[Record]], tuple[Record, list[Record]]]
+
+MIGRATIONS: dict[int, Migration] = {}
+"""Upgrades of older save formats: ``MIGRATIONS[v](header, records)`` turns a version-``v``
+journal (header line and the other lines, as plain JSON data) into version ``v + 1``.
+
+Format 1 is the first and only format so far, so there is nothing to upgrade yet. When
+the format changes: raise :data:`VERSION`, add the step from the previous version here,
+and test it with a real file of the old format (``tests/data/saves/format-N.jsonl``).
+"""
+_SHORT = reprlib.Repr()
+_SHORT.maxstring, _SHORT.maxother, _SHORT.maxlevel = 60, 60, 2
 
 
 class JournalError(Exception):
@@ -42,7 +62,7 @@ class Header:
     game: str
     lang: str
     setup: Setup
-    version: int = VERSION
+    version: int = field(default_factory=lambda: VERSION)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +90,9 @@ class Contents:
 
     valid_length: int = 0
     """Bytes of the file up to the end of the last complete line."""
+
+    upgraded_from: int | None = None
+    """The file's own save format if it was older and upgraded while reading."""
 
 
 class Journal:
@@ -161,6 +184,38 @@ class Journal:
                 os.close(fd)
 
 
+def rewrite(
+    path: Path, header: Header, actions: Sequence[Action], settings: Mapping[str, Any]
+) -> Journal:
+    """Write a whole journal to ``path`` anew and return it open for appending.
+
+    It is written to a temporary file first, which then replaces ``path`` in one step: the
+    old file stays whole until the new one is. A failure removes the temporary file (a
+    full disk needs the room) and raises :class:`JournalError`.
+    """
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    fresh = None
+    try:
+        tmp.unlink(missing_ok=True)
+        fresh = Journal.create(tmp, header)
+        for action in actions:
+            fresh.append_action(action)
+        for name, value in settings.items():
+            fresh.append_setting(name, value)
+        fresh.close()
+        tmp.replace(path)
+    except (OSError, JournalError) as exc:
+        if fresh is not None:
+            fresh.close()
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        if isinstance(exc, JournalError):
+            raise
+        raise JournalError(f"cannot replace {path}: {exc.strerror}") from exc
+    return Journal.reopen(path)
+
+
 def encode(record: dict[str, Any]) -> bytes:
     """One journal line. Text that UTF-8 cannot hold (undecodable bytes of a command-line
     argument) is written as JSON escapes, which read back to the same string."""
@@ -179,7 +234,8 @@ def _empty_file(path: Path) -> bool:
 
 
 def read(path: Path) -> Contents:
-    """Read and check a journal without changing it."""
+    """Read and check a journal without changing it (older formats are upgraded in
+    memory only)."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -192,32 +248,49 @@ def read(path: Path) -> Contents:
     lines = list(_lines(raw))
     if not lines:
         raise JournalError(f"{path} is empty; it is not a farbspiel save file")
-    contents: Contents | None = None
+    records: list[tuple[int, Record]] = []  # (line number, record)
+    valid_length, dropped_tail = 0, False
     for number, (line, end, complete) in enumerate(lines, start=1):
         try:
             record = json.loads(line.decode("utf-8"))
             if not isinstance(record, dict):
                 raise ValueError("not an object")
-            if contents is None:
-                contents = Contents(_header(record, path))
-            else:
-                _apply_record(contents, record)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            if isinstance(exc, RecursionError):
-                exc = ValueError("nested too deeply")
-            if number == len(lines) and not complete and contents is not None:
-                contents.dropped_tail = True  # cut short by a crash while writing
+            if number == len(lines) and not complete and records:
+                dropped_tail = True  # cut short by a crash while writing
                 break
-            if contents is None:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
+            if not records:
                 raise JournalError(
-                    f"{path} is not a farbspiel save file (first line: {exc})"
+                    f"{path} is not a farbspiel save file (first line: {reason})"
                 ) from None
-            raise JournalError(
-                f"{path} is damaged at line {number} ({exc}); the file was left as it is"
-            ) from None
-        contents.valid_length = end
-    assert contents is not None
+            raise _damaged(path, number, reason) from None
+        records.append((number, record))
+        valid_length = end
+    (_, first), rest = records[0], records[1:]
+    version = _version(first, path)
+    body = [record for _, record in rest]
+    if version != VERSION:
+        first, body = _upgrade(version, first, body, path)
+        rest = list(enumerate(body, start=2))
+    try:
+        contents = Contents(_header(first), dropped_tail=dropped_tail, valid_length=valid_length)
+    except ValueError as exc:
+        raise JournalError(f"{path} is not a farbspiel save file (first line: {exc})") from None
+    if version != VERSION:
+        contents.upgraded_from = version
+    for number, record in rest:
+        try:
+            _apply_record(contents, record)
+        except ValueError as exc:
+            raise _damaged(path, number, exc) from None
     return contents
+
+
+def _damaged(path: Path, number: int, reason: object) -> JournalError:
+    return JournalError(
+        f"{path} is damaged at line {number} ({reason}); the file was left as it is"
+    )
 
 
 def _lines(raw: bytes) -> Iterator[tuple[bytes, int, bool]]:
@@ -232,24 +305,65 @@ def _lines(raw: bytes) -> Iterator[tuple[bytes, int, bool]]:
         start = end
 
 
-def _header(record: dict[str, Any], path: Path) -> Header:
+def _version(record: Record, path: Path) -> int:
     if record.get("farbspiel") != FORMAT:
-        raise ValueError("no farbspiel journal header")
-    version = record.get("version")
-    if version not in SUPPORTED_VERSIONS:
         raise JournalError(
-            f"{path} was saved by a different farbspiel (save format version {version}); "
-            f"this one reads version {', '.join(map(str, SUPPORTED_VERSIONS))}"
+            f"{path} is not a farbspiel save file (first line: no farbspiel journal header)"
         )
+    version = record.get("version")
+    if type(version) is not int or version < 0:
+        raise JournalError(
+            f"{path} is not a farbspiel save file (its save format is {_SHORT.repr(version)})"
+        )
+    if version > VERSION:
+        raise JournalError(
+            f"{path} was saved by a newer farbspiel (save format {version}; this one reads "
+            f"formats up to {VERSION}). Update farbspiel to continue this game; the file "
+            "was left as it is."
+        )
+    return version
+
+
+def _upgrade(
+    version: int, header: Record, records: list[Record], path: Path
+) -> tuple[Record, list[Record]]:
+    """Bring a journal of an older format up to :data:`VERSION`, step by step."""
+    oldest = VERSION
+    while oldest - 1 in MIGRATIONS:
+        oldest -= 1
+    if version < oldest:
+        raise JournalError(
+            f"{path} uses save format {version}, which this farbspiel can no longer read "
+            f"(it reads formats {oldest} to {VERSION}); the file was left as it is"
+        )
+    for step in range(version, VERSION):
+        try:
+            header, records = MIGRATIONS[step](dict(header), [dict(r) for r in records])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(
+                f"{path} (save format {version}) cannot be upgraded: {exc}; "
+                "the file was left as it is"
+            ) from None
+        header = {**header, "version": step + 1}
+    return header, records
+
+
+def _header(record: Record) -> Header:
     game, lang = record.get("game"), record.get("lang")
     if not isinstance(game, str) or not isinstance(lang, str):
         raise ValueError("header lacks game or language")
-    return Header(game, lang, Setup.from_json(record.get("setup", {})), version)
+    setup = record.get("setup", {})
+    if not isinstance(setup, dict):
+        raise ValueError("malformed setup")
+    return Header(game, lang, Setup.from_json(setup), VERSION)
 
 
-def _apply_record(contents: Contents, record: dict[str, Any]) -> None:
+def _apply_record(contents: Contents, record: Record) -> None:
     if "action" in record:
-        contents.actions.append(Action.from_json(record["action"]))
+        action = record["action"]
+        if not isinstance(action, dict):
+            raise ValueError("an action that is not an object")
+        contents.actions.append(Action.from_json(action))
     elif "undo" in record:
         count = record["undo"]
         if type(count) is not int or not 1 <= count <= len(contents.actions):
@@ -258,4 +372,4 @@ def _apply_record(contents: Contents, record: dict[str, Any]) -> None:
     elif isinstance(record.get("setting"), dict):
         contents.settings.update(record["setting"])
     else:
-        raise ValueError(f"unknown entry {record!r}")
+        raise ValueError(f"unknown entry {_SHORT.repr(record)}")

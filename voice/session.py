@@ -8,7 +8,6 @@ actions or questions. Every accepted action is journalled before it is announced
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +16,7 @@ from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
 from voice.adapters.base import GameAdapter
 from voice.grammar import Grammar
 from voice.intents import MAX_CHARS, Intent, IntentParser
-from voice.journal import Header, Journal, JournalError
+from voice.journal import Header, Journal, JournalError, rewrite
 from voice.messages import Messages
 from voice.output import Output
 from voice.settings import DEFAULT_RATE, MAX_RATE, MIN_RATE, RATE_STEP, clamp_rate
@@ -275,28 +274,10 @@ class Session:
 
     def _rewrite_journal(self) -> None:
         assert self.journal is not None
-        path = self.journal.path
         header = Header(self.adapter.game_id, self.lang, self.setup)
-        tmp = path.with_name(path.name + ".tmp")
-        fresh = None
-        try:
-            tmp.unlink(missing_ok=True)
-            fresh = Journal.create(tmp, header)
-            for action in self.actions:
-                fresh.append_action(action)
-            fresh.append_setting("rate", self.rate)
-            fresh.close()
-            tmp.replace(path)
-            self.journal.close()
-            self.journal = Journal.reopen(path)
-        except (OSError, JournalError) as exc:
-            if fresh is not None:
-                fresh.close()
-            with contextlib.suppress(OSError):
-                tmp.unlink(missing_ok=True)  # a full disk needs the room back
-            if isinstance(exc, JournalError):
-                raise
-            raise JournalError(f"cannot replace {path}: {exc.strerror}") from exc
+        fresh = rewrite(self.journal.path, header, self.actions, {"rate": self.rate})
+        self.journal.close()
+        self.journal = fresh
 
     # --- global commands ---------------------------------------------------------------
     def _global(self, name: str) -> None:
