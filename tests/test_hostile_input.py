@@ -774,3 +774,48 @@ def test_a_broken_word_list_or_deck_of_our_own_is_a_clear_message(monkeypatch, t
             assert code == 1 and name in err, err
         (data_dir / name).write_bytes(original)
     data.load.cache_clear()
+
+
+WRONG_TYPES = [  # (0: the header, 1: a move placing a colour; where; the wrong value)
+    (1, ["action"], 5),
+    (1, ["action"], "place"),
+    (1, ["action", "name"], 5),
+    (1, ["action", "args"], []),
+    (1, ["action", "args"], {"colour": ["red"]}),
+    (1, ["action", "args"], {"colour": {"red": 1}}),
+    (1, ["action", "args"], {"colour": 1e999}),
+    (1, ["action", "args"], {"object": "7"}),
+    (1, ["action", "args"], {"player": None}),
+    (0, ["setup"], 5),
+    (0, ["setup", "players"], "Anna"),
+    (0, ["setup", "players"], [1, 2]),
+    (0, ["setup", "seed"], "7"),
+    (0, ["setup", "seed"], 10**400),
+    (0, ["setup", "first"], 5),
+    (0, ["setup", "options"], []),
+    (0, ["setup", "options"], {"variant": 5}),
+    (0, ["setup", "options"], {"variant": ["profi"]}),
+    (0, ["game"], None),
+    (0, ["lang"], "fr"),
+    (0, ["lang"], 5),
+]
+
+
+@pytest.mark.parametrize(("line", "path", "value"), WRONG_TYPES, ids=[str(w) for w in WRONG_TYPES])
+def test_values_of_the_wrong_type_in_a_save_file(line, path, value, tmp_path):
+    """Hand-edited save files, one wrong value at a time (the cases hypothesis may miss
+    with few examples)."""
+    records = _journal_lines(_saved_games()["alle-meine-farben-half"])
+    if line == 1:  # the first move that places a colour
+        line = next(i for i, r in enumerate(records) if r.get("action", {}).get("name") == "place")
+    target = records[line]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    save = tmp_path / "save.jsonl"
+    content = _dump_journal(records)
+    save.write_bytes(content)
+    code, out, err = run(["resume", str(save), "--script", str(EMPTY_SCRIPT)])
+    assert_clean(code, err)
+    if code != 0:
+        assert save.read_bytes() == content and err.startswith("farbspiel: ")
