@@ -427,3 +427,35 @@ def test_a_real_full_disk_and_a_read_only_file_system(tiny_fs, tmp_path):
         holds(len(lines))
     finally:
         t.kill()
+
+
+def test_output_to_a_full_disk_stops_cleanly_with_the_game_saved(tmp_path):
+    """``--json > file`` on a disk that fills up: the table's output fails, not the save."""
+    save = tmp_path / "game.jsonl"
+    script = write_script(tmp_path / "moves.script", MOVES)
+    out_file = tmp_path / "events.jsonl"
+
+    def small_files() -> None:  # output grows ~300 bytes a move, the save file ~60
+        resource.setrlimit(resource.RLIMIT_FSIZE, (3000, resource.RLIM_INFINITY))
+
+    with open(out_file, "wb") as out:
+        proc = subprocess.run(
+            [sys.executable, "-m", "voice", *PLAY, "--json", "--script", str(script)]
+            + ["--save", str(save)],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            preexec_fn=small_files,
+            timeout=120,
+        )
+    err = proc.stderr.decode()
+    assert proc.returncode == 1
+    assert "stopped: cannot write the game's output" in err and str(save) in err
+    assert "internal error" not in err and "Traceback" not in err
+    done = len(read(save).actions)
+    assert 0 < done < len(MOVES)
+    assert_holds(save, MOVES[:done])  # everything journalled is whole; resume goes on
+    rest = write_script(tmp_path / "rest.script", MOVES[done:])
+    assert run_cli("resume", str(save), "--script", str(rest)).code == 0
+    assert_holds(save, MOVES)

@@ -322,6 +322,20 @@ def _run(
         else:
             _report_unsaved(session)
         return EXIT_INTERRUPTED
+    except OSError as exc:  # our own output or input failed: a full disk, a closed terminal
+        if isinstance(exc, BrokenPipeError):
+            raise
+        saved = session.journal is not None and session.save_now()
+        where = f"; the game is saved in {session.journal.path}" if saved else ""
+        with contextlib.suppress(OSError):
+            print(
+                f"farbspiel: stopped: cannot write the game's output or read its input "
+                f"({exc.strerror}){where}",
+                file=sys.stderr,
+            )
+            if not saved:
+                _report_unsaved(session)
+        return EXIT_FAILURE
     finally:
         session.out.close()
         if session.private is not None:
