@@ -24,6 +24,8 @@ import os
 import random
 import re
 import shlex
+import subprocess
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
@@ -819,3 +821,33 @@ def test_values_of_the_wrong_type_in_a_save_file(line, path, value, tmp_path):
     assert_clean(code, err)
     if code != 0:
         assert save.read_bytes() == content and err.startswith("farbspiel: ")
+
+
+def test_the_keyboard_takes_any_bytes_in_a_real_process(tmp_path):
+    """Invalid UTF-8, NUL bytes, carriage returns and a 200 KB line without an end, typed
+    into a real process: every game goes on and ends at end of input, without a crash."""
+    rng = random.Random(3)
+    blob = bytes(rng.randrange(256) for _ in range(20_000))
+    typed = (
+        blob
+        + b"\n\xff\xfe\xfd\n\x00\x00rot\x00\n\r\r\n"
+        + "grün\n".encode("latin-1")
+        + b"x" * 200_000
+        + b"\nrot\n"
+    )
+    for game in ADAPTERS:
+        count("keyboard-bytes")
+        proc = subprocess.run(
+            [sys.executable, "-m", "voice", "play", game, "--players", "Anna,Ben,Cem"]
+            + ["--input", "keyboard", "--json", "--save", str(tmp_path / f"{game}.jsonl")],
+            input=typed,
+            capture_output=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=300,
+        )
+        err = proc.stderr.decode("utf-8", "replace")
+        assert proc.returncode == 0, err
+        assert "internal error" not in err and "Traceback" not in err
+        kinds = [json.loads(line)["type"] for line in proc.stdout.splitlines()]
+        assert kinds.count("not_understood") >= 5
