@@ -459,3 +459,28 @@ def test_output_to_a_full_disk_stops_cleanly_with_the_game_saved(tmp_path):
     rest = write_script(tmp_path / "rest.script", MOVES[done:])
     assert run_cli("resume", str(save), "--script", str(rest)).code == 0
     assert_holds(save, MOVES)
+
+
+# --- creating the save file ------------------------------------------------------------------
+def test_an_empty_file_left_by_a_process_killed_while_creating_it_is_taken(tmp_path):
+    save = tmp_path / "game.jsonl"
+    save.write_bytes(b"")  # killed between creating the file and writing its first line
+    script = write_script(tmp_path / "s", MOVES[:2])
+    assert run_cli(*PLAY, "--save", str(save), "--script", str(script)).code == 0
+    assert_holds(save, MOVES[:2])
+
+
+def test_a_save_file_whose_first_line_cannot_be_written_is_not_left_behind(tmp_path):
+    save = tmp_path / "game.jsonl"
+    script = write_script(tmp_path / "s", MOVES[:2])
+    proc = subprocess.run(
+        [sys.executable, "-m", "voice", *PLAY, "--save", str(save), "--script", str(script)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)),
+        timeout=120,
+    )
+    assert proc.returncode == 1 and "cannot write to save file" in proc.stderr
+    assert not save.exists()  # an empty file would block --save and not resume
