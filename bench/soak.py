@@ -286,8 +286,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
         os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "config")
-        result = soak(args.utterances, args.seed, Path(tmp))
+        games = golden_games(Path(tmp))
+        result = soak(args.utterances, args.seed, Path(tmp), games)
     per_block = blocks(result, 1000)
+    n = len(games)
+    rounds = [result.game_ends[r * n : (r + 1) * n] for r in range(len(result.game_ends) // n)]
     first, last = per_block[0], per_block[-1]
     rss = result.rss_after
     summary = {
@@ -301,6 +304,10 @@ def main() -> None:
         "rss_kb_start": rss[0],
         "rss_kb_after_first_round": rss.get(-1),
         "rss_kb_end": rss[max(rss)],
+        # The same moment of every round (after its last game), and the lowest reading
+        # after any game of the round: readings in the middle of a game depend on the game.
+        "rss_kb_after_each_round": [round_[-1][1] for round_ in rounds],
+        "rss_kb_lowest_in_each_round": [min(r for _, r in round_) for round_ in rounds],
         "last_to_first_block_cpu": round(last["cpu_s"] / first["cpu_s"], 3),
         "last_to_first_block_median": round(last["median_ms"] / first["median_ms"], 3),
         "blocks": per_block,
@@ -319,6 +326,11 @@ def main() -> None:
         f"{rss[0] / 1024:.1f} MB once every game had been played once without noise, "
         f"{(rss.get(-1) or 0) / 1024:.1f} MB after the first round of all games, "
         f"{summary['rss_kb_end'] / 1024:.1f} MB at the end",
+        f"- resident memory after each round of all {n} games (same moment each time): "
+        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_after_each_round"])
+        + " MB; lowest after any game of each round: "
+        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_lowest_in_each_round"])
+        + " MB",
         f"- last / first block of 1000: CPU time x{summary['last_to_first_block_cpu']}, "
         f"median per utterance x{summary['last_to_first_block_median']}",
         "",
