@@ -105,18 +105,17 @@ def _preference(path: Path) -> tuple[int, str]:
 
 
 def _vosk_cache_models(lang: str) -> list[Path]:
-    code = VOSK_LANG[lang]
+    """Models in vosk's folders, named as vosk names them (any English for ``en``)."""
     found = []
     for folder in vosk_cache_dirs():
         if not folder.is_dir():
             continue
         for entry in sorted(folder.iterdir()):
-            name = entry.name
-            if entry.is_dir() and (
-                name.startswith(f"vosk-model-{code}") or name.startswith(f"vosk-model-small-{code}")
-            ):
+            name = entry.name.replace("vosk-model-small-", "vosk-model-")
+            if entry.is_dir() and name.startswith(f"vosk-model-{lang}-"):
                 found.append(entry)
-    return sorted(found, key=_preference)
+    usual = VOSK_LANG[lang]
+    return sorted(found, key=lambda p: (_preference(p)[0], f"-{usual}-" not in p.name, p.name))
 
 
 def locations(lang: str, model_dir: Path | None = None) -> list[ModelLocation]:

@@ -1,14 +1,14 @@
-"""Speech output: pyttsx3 (espeak-ng) synthesises, sounddevice plays.
+"""Speech output: pyttsx3's espeak-ng driver synthesises, sounddevice plays.
 
-pyttsx3 2.99's espeak driver cannot be trusted with more than one utterance per process:
-later rate and voice changes are mostly ignored, several queued ``save_to_file`` calls
-write only the last file, a ``runAndWait()`` with nothing queued can hang, and it returns
-before the audio is complete. So every utterance is synthesised by a *fresh* pyttsx3 in a
-child process (:mod:`voice.tts_worker`), started ahead of time so that its start-up
-costs nothing when speech is needed; a worker that does not answer in time is killed.
-Playback is ours (:func:`voice.audio.play_wav`), so ``say`` returns only when the words
-have been played (the half-duplex rule needs that) and a missing sound card is noticed:
-pyttsx3 would call ``aplay`` and ignore its failure.
+pyttsx3 2.99 cannot be trusted with more than one utterance per process: later rate and
+voice changes are lost now and then, several queued ``save_to_file`` calls write only
+the last file, a ``runAndWait()`` with nothing queued can hang, and it returns before the
+audio is complete. So every utterance is made in a *fresh* child process
+(:mod:`voice.tts_worker`, which drives pyttsx3's espeak-ng binding synchronously),
+started ahead of time so its start-up costs nothing when speech is needed; a worker that
+does not answer in time is killed. Playback is ours (:func:`voice.audio.play_wav`), so
+``say`` returns only when the words have been played (the half-duplex rule needs that)
+and a missing sound card is noticed: pyttsx3 would call ``aplay`` and ignore its failure.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ class _Worker:
 
 
 class Synthesiser:
-    """Text → WAV file through pyttsx3, one fresh engine per utterance (see module doc)."""
+    """Text → WAV file, one fresh synthesiser process per utterance (see module doc)."""
 
     def __init__(self, timeout: float = SYNTH_TIMEOUT) -> None:
         self.timeout = timeout
