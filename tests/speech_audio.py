@@ -37,7 +37,6 @@ needs_espeak = pytest.mark.skipif(
 # Korean phrases the ko model hears reliably from espeak-ng at several speeds (measured).
 COLOURS = ["분홍색", "검은색", "주황색", "보라색"]
 OBJECTS = ["고양이", "비행기", "자동차"]
-COMMON = ["안녕하세요", "아니요", "네"]
 
 
 def speak(text: str, voice: str = "ko", speed: int = 150) -> np.ndarray:
@@ -56,7 +55,7 @@ def with_noise(
     speech: np.ndarray, lead: float = 0.5, tail: float = 1.0, snr_db: float = 35.0, seed: int = 0
 ) -> np.ndarray:
     """Speech with ``lead``/``tail`` seconds of a faint noise floor around it."""
-    rms = float(np.sqrt(np.mean(speech**2))) or 1.0
+    rms = float(np.sqrt(np.mean(speech**2))) if len(speech) else 3000.0  # typical speech
     x = np.concatenate(
         [np.zeros(int(lead * SAMPLE_RATE)), speech, np.zeros(int(tail * SAMPLE_RATE))]
     )

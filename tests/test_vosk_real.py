@@ -330,3 +330,64 @@ def test_recognize_file_gives_transcript_and_intent(tmp_path, clips):
     assert [u["text"] for u in record["utterances"]] == ["검은색", "안녕하세요"]
     bad = recognize_file(rec, parser, tmp_path / "missing.wav")
     assert "no such file" in bad["error"]
+
+
+def speech_end(audio: bytes) -> float:
+    """Where the speech in a clip ends (last 10 ms frame well above the noise floor)."""
+    import numpy as np
+
+    x = np.frombuffer(audio, "<i2").astype(np.float64)
+    frames = np.sqrt(np.mean(x[: len(x) // 160 * 160].reshape(-1, 160) ** 2, axis=1))
+    return (np.nonzero(frames > frames.max() * 0.05)[0][-1] + 1) * 0.01
+
+
+def decide(rec, audio: bytes) -> tuple[str, float]:
+    """The first transcript of a clip and how long after the end of speech it came."""
+    rec.reset()
+    start = rec.stream_seconds
+    for chunk in chunks(audio, 0.05):
+        transcript = rec.accept(chunk)
+        if transcript is not None and transcript.text:
+            return transcript.text, rec.stream_seconds - start - speech_end(audio)
+    raise AssertionError("no utterance was decided before the audio ended")
+
+
+def test_a_complete_phrase_ends_after_half_a_second_of_quiet(recogniser, clips):
+    from voice.asr.vosk import ENDPOINT_SILENCE
+
+    recogniser.set_phrases(WHOLE_GAME)
+    for text in ["안녕하세요", "주황색 비행기"]:
+        heard, after = decide(recogniser, clips[text])
+        assert heard == text and recogniser.endpoint == "phrase"
+        assert ENDPOINT_SILENCE - 0.05 <= after <= ENDPOINT_SILENCE + 0.3
+
+
+def test_a_player_who_stops_mid_sentence_gets_more_time(recogniser, clips):
+    import numpy as np
+    from speech_audio import pcm, with_noise
+
+    from voice.asr.vosk import ENDPOINT_SILENCE_UNFINISHED
+
+    recogniser.set_phrases(phrases_for("paint_thing"))  # "검은색" alone is no phrase here
+    more_quiet = pcm(with_noise(np.zeros(0), lead=0.0, tail=1.0, seed=9))
+    heard, after = decide(recogniser, clips["검은색"] + more_quiet)
+    assert recogniser.endpoint in ("unfinished", "vosk")
+    assert after >= ENDPOINT_SILENCE_UNFINISHED - 0.05
+
+
+def test_quiet_is_measured_against_the_noise_floor():
+    import numpy as np
+
+    from voice.asr.vosk import QuietTracker
+
+    rng = np.random.default_rng(5)
+    quiet = QuietTracker()
+    floor = rng.normal(0, 200, 16000)  # a noisy room: louder than "silence" elsewhere
+    speech = rng.normal(0, 4000, 8000)
+    audio = np.concatenate([floor, speech, floor[:8000]]).astype("<i2").tobytes()
+    t = 0.0
+    for piece in chunks(audio, 0.05):
+        t += len(piece) / 32000
+        quiet.add(piece, t)
+    assert quiet.loud_until == pytest.approx(1.5, abs=0.011)  # speech ended at 1.5 s
+    assert quiet.quiet_for(t) == pytest.approx(0.5, abs=0.011)
