@@ -314,6 +314,7 @@ class Microphone:
         self._resampler: StreamResampler | None = None
         self._rate = SAMPLE_RATE
         self._last_chunk_at = 0.0
+        self._next_start = 0.0
         self.overflows = 0
 
     def start(self) -> None:
@@ -337,7 +338,10 @@ class Microphone:
         self._last_chunk_at = time.monotonic()
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
-        self._queue.put((bytes(indata), time.monotonic() - frames / self._rate, str(status)))
+        # When the block was recorded; blocks handed over in a burst follow each other.
+        start = max(time.monotonic() - frames / self._rate, self._next_start)
+        self._next_start = start + frames / self._rate
+        self._queue.put((bytes(indata), start, str(status)))
 
     def read(self, timeout: float | None = None) -> AudioChunk | None:
         """The next chunk, or ``None`` if none came within ``timeout`` seconds.

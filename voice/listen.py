@@ -114,6 +114,7 @@ def run_microphone(
     """
     phrases = PhraseCache()
     listening: Phase | None = None
+    deaf = False  # nothing of the current phase can be recognised: audio is not used
     discarding = False
     while not session.finished:
         session.tick(clock.now())
@@ -123,7 +124,9 @@ def run_microphone(
         if phase != listening:
             try:
                 recogniser.set_phrases(phrases.get(session, phase))
+                deaf = False
             except ValueError as exc:  # no phrase of this phase can be heard with this model
+                deaf = True
                 if notify is not None:
                     notify(f"nothing of what can be said now can be recognised ({exc}); type it")
             listening = phase
@@ -137,6 +140,8 @@ def run_microphone(
         wait = session.seconds_to_next_timer()
         chunk = source.read(POLL_SECONDS if wait is None else min(POLL_SECONDS, wait))
         if chunk is None:
+            continue
+        if deaf:
             continue
         if gate.own_voice(chunk):
             if not discarding:

@@ -27,7 +27,6 @@ import subprocess
 import sys
 import threading
 import unicodedata
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +55,7 @@ pauses in the middle of a sentence is given more time."""
 PARTIAL_EVERY = 0.1
 """Seconds of audio between two looks at vosk's partial result."""
 
-STABLE_PARTIAL = 0.2
+STABLE_PARTIAL = 0.1
 """Seconds the partial result must stay the same before it counts as the last word."""
 
 QUIET_ABOVE_FLOOR = 4.0
@@ -275,10 +274,11 @@ class QuietTracker:
     """How long the audio has been near its noise floor (for the endpoint)."""
 
     FRAME = 160  # 10 ms at 16 kHz
-    HISTORY = 500  # frames (5 s) for the noise floor
+    HISTORY = 512  # frames (5 s) for the noise floor
 
     def __init__(self) -> None:
-        self.levels: deque[float] = deque(maxlen=self.HISTORY)
+        self.levels = np.full(self.HISTORY, np.nan, dtype=np.float32)
+        self.count = 0
         self.loud_until = 0.0
         self._rest = np.zeros(0, dtype=np.float32)
 
@@ -290,9 +290,13 @@ class QuietTracker:
         if count == 0:
             return
         frames = samples[: count * self.FRAME].reshape(count, self.FRAME)
-        levels = np.sqrt(np.mean(frames * frames, axis=1))
-        self.levels.extend(levels.tolist())
-        floor = float(np.percentile(np.fromiter(self.levels, np.float32), 10))
+        levels = np.sqrt(np.einsum("ij,ij->i", frames, frames) / self.FRAME)
+        slots = (self.count + np.arange(count)) % self.HISTORY
+        self.levels[slots] = levels
+        self.count += count
+        known = self.levels[: min(self.count, self.HISTORY)]
+        k = len(known) // 10
+        floor = float(np.partition(known, k)[k])  # the quietest tenth of the last 5 s
         loud = np.nonzero(levels > max(floor * QUIET_ABOVE_FLOOR, MIN_LOUD_RMS))[0]
         if len(loud):
             frame_end = end - (len(self._rest) + (count - 1 - loud[-1]) * self.FRAME) / 16000
@@ -330,6 +334,7 @@ class VoskRecogniser(Recogniser):
         self._partial_at = 0
         self._partial_text = ""
         self._partial_since = 0.0
+        self._decided_at = 0.0
         self._quiet = QuietTracker()
         self.endpoint = ""
         """Which rule ended the last utterance: "vosk", "phrase" or "unfinished"."""
@@ -408,6 +413,7 @@ class VoskRecogniser(Recogniser):
         else:
             return None
         self._partial_text = ""
+        self._decided_at = self.stream_seconds
         return self._transcript(self._recogniser.Result())
 
     def _listed(self) -> frozenset[str]:
@@ -423,10 +429,15 @@ class VoskRecogniser(Recogniser):
         the noise floor) for :data:`ENDPOINT_SILENCE` seconds — or, for words that are
         no phrase (yet), :data:`ENDPOINT_SILENCE_UNFINISHED`.
         """
+        now = self.stream_seconds
+        if self._quiet.loud_until <= self._decided_at:
+            return False  # nothing was said since the last utterance
+        if self._quiet.quiet_for(now) < ENDPOINT_SILENCE - STABLE_PARTIAL:
+            self._partial_text = ""  # still speaking: vosk's partial result costs time
+            return False
         if self._samples - self._partial_at < PARTIAL_EVERY * self.sample_rate:
             return False
         self._partial_at = self._samples
-        now = self.stream_seconds
         try:
             text = str(json.loads(self._recogniser.PartialResult()).get("partial", ""))
         except ValueError:
@@ -450,6 +461,7 @@ class VoskRecogniser(Recogniser):
             self._recogniser.Reset()
         self._odd_byte = b""
         self._partial_text = ""
+        self._decided_at = self.stream_seconds
 
     def close(self) -> None:
         self._recogniser = None
