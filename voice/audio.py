@@ -9,7 +9,9 @@ script runs and tests without audio never touch it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import queue
 import struct
 import time
@@ -232,10 +234,29 @@ def chunks(data: bytes, seconds: float = 0.1) -> Iterator[bytes]:
 
 
 # --- devices -------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence what C libraries write to stderr (ALSA lists every card it cannot find
+    while PortAudio starts); our own messages say what matters."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _sounddevice() -> Any:
     """The sounddevice module, or :class:`AudioError` if PortAudio is missing."""
     try:
-        import sounddevice
+        with _quiet_stderr():
+            import sounddevice
     except OSError:
         raise AudioError(
             "the PortAudio library is missing (install it: sudo apt install libportaudio2)"
@@ -247,8 +268,9 @@ def rescan_devices() -> None:
     """Let PortAudio look for devices again (it lists them only when it starts)."""
     sd = _sounddevice()
     try:
-        sd._terminate()
-        sd._initialize()
+        with _quiet_stderr():
+            sd._terminate()
+            sd._initialize()
     except Exception as exc:  # noqa: BLE001 - PortAudio raises its own kinds
         log.warning("could not rescan audio devices: %s", exc)
 

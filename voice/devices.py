@@ -30,7 +30,8 @@ def open_speech(lang: str, mode: str, quiet: bool = False) -> SpeechOutput | Non
     """Speech output for ``--voice auto|tts``; ``None`` (with a message) if it cannot work."""
     problem = output_problem() or tts_problem()
     if problem is not None:
-        if mode == "tts" or not quiet:
+        # Asked for speech, or someone at a terminal who may expect it: say why not.
+        if mode == "tts" or (not quiet and sys.stderr.isatty()):
             note(f"no speech output ({problem}); farbspiel answers in text.")
         return None
     return SpeechOutput(lang, notify=note)
