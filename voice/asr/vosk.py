@@ -52,7 +52,7 @@ ENDPOINT_SILENCE_UNFINISHED = 1.0
 """Seconds of silence after words that are no phrase of the list (yet): a player who
 pauses in the middle of a sentence is given more time."""
 
-PARTIAL_EVERY = 0.1
+PARTIAL_EVERY = 0.05
 """Seconds of audio between two looks at vosk's partial result."""
 
 STABLE_PARTIAL = 0.1
