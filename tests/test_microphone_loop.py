@@ -1,0 +1,287 @@
+"""The microphone loop's own logic: phrases per phase, half-duplex, confidence, typing.
+
+A scripted "room" stands in for microphone and recogniser here (what it hears is text),
+so that the rules around them can be shown exactly; the real engine and real audio are
+tested in test_vosk_real.py and test_virtual_microphone.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+
+import pytest
+
+from games.engine import Setup
+from voice.adapters import adapter_for
+from voice.asr.base import Recogniser, Transcript
+from voice.audio import AudioChunk, AudioError
+from voice.grammar import normalize
+from voice.listen import IGNORE_BELOW, SpeakingGate, run_microphone
+from voice.loop import LineReader
+from voice.output import MultiOutput, TextOutput
+from voice.session import Session
+
+END = b"\x00"  # end of an utterance in the room's "audio"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def now(self) -> float:
+        return self.t
+
+
+class Room:
+    """Microphone stand-in: chunks of text "audio" with capture times."""
+
+    def __init__(self, clock: Clock, max_reads: int = 300) -> None:
+        self.clock = clock
+        self.chunks: deque[AudioChunk] = deque()
+        self.player_lines: deque[tuple[str, float]] = deque()
+        self.reads_left = max_reads
+
+    def capture(self, text: str, confidence: float = 1.0) -> None:
+        """Something is said in the room now (a player, or farbspiel's own voice)."""
+        data = f"{confidence}|{text}".encode() + END
+        self.chunks.append(AudioChunk(data, self.clock.now()))
+
+    def player(self, text: str, confidence: float = 1.0) -> None:
+        self.player_lines.append((text, confidence))
+
+    def read(self, timeout: float | None = None) -> AudioChunk | None:
+        self.reads_left -= 1
+        if self.reads_left < 0:
+            raise AudioError("enough")  # a loop that talks to itself never ends otherwise
+        if not self.chunks:
+            if not self.player_lines:
+                raise AudioError("the room has gone quiet")  # ends a test that did not finish
+            self.clock.t += 1.0  # the player waits a moment, then speaks
+            self.capture(*self.player_lines.popleft())
+        self.clock.t += 0.05
+        return self.chunks.popleft()
+
+
+class TextRecogniser(Recogniser):
+    """Recogniser stand-in that "hears" the text in the room's chunks."""
+
+    def __init__(self) -> None:
+        self.phrase_lists: list[list[str]] = []
+        self.buffer = b""
+        self.resets = 0
+
+    def set_phrases(self, phrases):
+        self.phrase_lists.append(list(phrases))
+
+    def accept(self, chunk: bytes) -> Transcript | None:
+        self.buffer += chunk
+        if not self.buffer.endswith(END):
+            return None
+        confidence, text = self.buffer[:-1].decode().split("|", 1)
+        self.buffer = b""
+        return Transcript(normalize(text), float(confidence))
+
+    def finish(self):
+        return None
+
+    def reset(self) -> None:
+        self.buffer = b""
+        self.resets += 1
+
+
+class Voice:
+    """Speech output stand-in: speaking takes time, and the room hears it."""
+
+    def __init__(self, room: Room, clock: Clock) -> None:
+        self.room, self.clock = room, clock
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+        self.room.capture(text)  # the microphone picks up our own voice
+        self.clock.t += 0.08 * len(text.split())
+
+    def record(self, record):
+        pass
+
+    def set_rate(self, wpm):
+        pass
+
+    def close(self):
+        pass
+
+
+class Records:
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+
+    def say(self, text):
+        pass
+
+    def record(self, record):
+        self.items.append(record)
+
+    def set_rate(self, wpm):
+        pass
+
+    def close(self):
+        pass
+
+
+def table(gate_tail: float = 0.3, deaf_gate: bool = False):
+    clock = Clock()
+    room = Room(clock)
+    voice = Voice(room, clock)
+    records = Records()
+    gate = SpeakingGate(MultiOutput([voice, records]), tail=gate_tail, now=clock.now)
+    if deaf_gate:  # a loop without the half-duplex rule, to show what it prevents
+        gate.own_voice = lambda chunk: False
+    adapter = adapter_for("alle-meine-farben")
+    session = Session(adapter, "de", Setup(("Anna", "Ben", "Cem"), seed=7), gate)
+    return session, room, voice, records, gate, clock
+
+
+def play(session, room, gate, clock, recogniser=None, **kwargs):
+    recogniser = recogniser or TextRecogniser()
+    session.start()
+    try:
+        run_microphone(session, recogniser, room, gate, clock, **kwargs)
+    except AudioError:
+        pass
+    return recogniser
+
+
+def test_farbspiel_never_hears_itself():
+    session, room, voice, records, gate, clock = table()
+    room.player("Ben ist am jüngsten")
+    room.player("Ich male den Ball rot an")
+    room.player("beenden")
+    room.player("ja")
+    recogniser = play(session, room, gate, clock)
+    heard = [r["text"] for r in records.items if r["type"] == "heard"]
+    assert heard == ["ben ist am jüngsten", "ich male den ball rot an", "beenden", "ja"]
+    assert [a.name for a in session.actions] == ["first", "place"]
+    assert not [r for r in records.items if r["type"] == "not_understood"]
+    assert session.finished and recogniser.resets >= 3  # once per answer farbspiel spoke
+    # farbspiel said "Ben fängt an." — had it heard that, it would have been a move
+    assert any("Ben fängt an" in line for line in voice.said)
+
+
+def test_without_the_rule_its_own_voice_would_be_taken_as_moves():
+    session, room, voice, records, gate, clock = table(deaf_gate=True)
+    room.player("Ben ist am jüngsten")
+    play(session, room, gate, clock)
+    heard = [r["text"] for r in records.items if r["type"] == "heard"]
+    assert len(heard) > 1 and heard[0].startswith("alle meine farben mit anna")
+    assert [r for r in records.items if r["type"] == "not_understood"]  # it talks to itself
+
+
+def test_audio_captured_in_the_echo_tail_is_dropped_but_later_speech_is_not():
+    clock = Clock()
+    voice = Voice(Room(clock), clock)
+    gate = SpeakingGate(voice, tail=0.3, now=clock.now)
+    gate.say("Anna, Nummer eins: der Ball.")
+    end = clock.now()
+    assert gate.own_voice(AudioChunk(b"\0" * 1600, end - 0.2))  # during the speech
+    assert gate.own_voice(AudioChunk(b"\0" * 1600, end + 0.2))  # in the echo tail
+    assert not gate.own_voice(AudioChunk(b"\0" * 1600, end + 0.31))  # a player, after it
+    assert not gate.own_voice(AudioChunk(b"\0" * 1600, end - 10.0))  # well before it
+
+
+def test_the_recogniser_listens_for_the_current_phase_only():
+    session, room, voice, records, gate, clock = table()
+    room.player("Ben ist am jüngsten")
+    room.player("Ich male den Ball rot an", confidence=0.6)  # unsure: asked first
+    room.player("ja")
+    room.player("beenden")
+    room.player("ja")
+    recogniser = play(session, room, gate, clock)
+    lists = recogniser.phrase_lists
+    assert "ben ist am jüngsten" in lists[0] and "den ball rot" not in lists[0]
+    assert "den ball rot" in lists[1]  # the play phase
+    assert "ja" in lists[2] and "den ball rot" not in lists[2]  # the yes/no question
+    assert "den ball rot" in lists[3]  # back to play
+    assert "ja" in lists[4]  # "really quit?"
+    assert len(lists) == 5  # one switch per phase change, not one per chunk
+    assert [r["what"] for r in records.items if r["type"] == "confirm"] == ["move", "quit"]
+    assert [a.name for a in session.actions] == ["first", "place"]
+
+
+def test_unsure_and_empty_transcripts_are_not_moves():
+    session, room, voice, records, gate, clock = table()
+    room.player("Ben ist am jüngsten", confidence=IGNORE_BELOW - 0.05)  # ignored
+    room.player("")  # out-of-grammar chatter comes as an empty transcript
+    room.player("Ben ist am jüngsten", confidence=0.95)
+    room.player("beenden")
+    room.player("ja")
+    play(session, room, gate, clock)
+    assert [a.name for a in session.actions] == ["first"]
+    asked = [r for r in records.items if r["type"] in ("not_understood", "confirm")]
+    assert asked == [{"type": "confirm", "what": "quit"}]  # only "really quit?"
+
+
+def test_typed_lines_count_while_the_microphone_listens():
+    session, room, voice, records, gate, clock = table()
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, "Ben ist am jüngsten\n".encode())
+    os.close(write_fd)
+    room.player("Ich male den Ball rot an")
+    room.player("beenden")
+    room.player("ja")
+    play(session, room, gate, clock, keyboard=LineReader(read_fd))
+    os.close(read_fd)
+    assert [a.name for a in session.actions] == ["first", "place"]
+
+
+def test_a_phase_the_model_cannot_hear_is_said_and_typing_still_works():
+    class NoWords(TextRecogniser):
+        def set_phrases(self, phrases):
+            raise ValueError("the speech model knows none of the 12 phrases")
+
+        def accept(self, chunk):  # like vosk: without a grammar there is nothing to hear with
+            raise RuntimeError("set_phrases() must come before audio")
+
+    session, room, voice, records, gate, clock = table()
+    notes = []
+    room.player("beenden")
+    room.player("ja")
+    play(session, room, gate, clock, recogniser=NoWords(), notify=notes.append)
+    assert notes and "knows none" in notes[0] and "type it" in notes[0]
+
+
+def test_a_vanished_microphone_ends_with_the_way_back(tmp_path):
+    from voice.devices import MicrophoneInput
+    from voice.journal import Header, Journal
+
+    class GoneMicrophone:
+        def start(self):
+            pass
+
+        def read(self, timeout=None):
+            raise AudioError("the microphone stopped delivering sound (was it unplugged?)")
+
+        def close(self):
+            pass
+
+    adapter = adapter_for("alle-meine-farben")
+    setup = Setup(("Anna", "Ben"), seed=1)
+    save = tmp_path / "game.jsonl"
+    session = Session(
+        adapter,
+        "de",
+        setup,
+        TextOutput(open(os.devnull, "w")),
+        journal=Journal.create(save, Header(adapter.game_id, "de", setup)),
+    )
+    import voice.devices as devices
+
+    original = devices.Microphone
+    devices.Microphone = GoneMicrophone
+    try:
+        with pytest.raises(AudioError) as err:
+            MicrophoneInput(TextRecogniser(), None).run(session, Clock(), False, False)
+    finally:
+        devices.Microphone = original
+    message = str(err.value)
+    assert "unplugged" in message and f"farbspiel resume {save} --input keyboard" in message

@@ -1,0 +1,165 @@
+"""The microphone loop: listen, recognise, hand the words to the session, keep time.
+
+The recogniser listens for the phrases of the session's current phase (switched whenever
+the phase changes). Half-duplex: farbspiel's own voice must never be taken as a player's
+words, so the session's output is wrapped in a :class:`SpeakingGate` that remembers when
+farbspiel spoke; audio captured in that time (plus a short echo tail) is thrown away and
+the recogniser is reset, so nothing of it can start an utterance.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from voice.asr.base import Recogniser, Transcript
+from voice.audio import AudioChunk
+from voice.clock import Clock
+from voice.loop import LineReader
+from voice.output import Output
+from voice.session import Phase, Session
+
+ECHO_TAIL = 0.3
+"""Seconds after farbspiel's speech during which the room may still echo it."""
+
+IGNORE_BELOW = 0.3
+"""Transcripts less sure than this are dropped (between this and the session's
+``confirm_below`` they are confirmed with a yes/no question)."""
+
+POLL_SECONDS = 0.1
+"""Longest wait for audio before timers and typed input are looked at again."""
+
+
+class AudioSource(Protocol):
+    def read(self, timeout: float | None = None) -> AudioChunk | None:
+        """The next chunk, or ``None`` after ``timeout``; raises AudioError if gone."""
+        ...
+
+
+class SpeakingGate:
+    """An :class:`Output` wrapper that knows when farbspiel was speaking.
+
+    ``say`` of the wrapped output must return when the words have been spoken (speech
+    output does); the time from its start to its end plus ``tail`` is "own voice".
+    """
+
+    def __init__(
+        self, out: Output, tail: float = ECHO_TAIL, now: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.out = out
+        self.tail = tail
+        self.now = now
+        self.speaking = False
+        self._spans: list[tuple[float, float]] = []
+
+    def say(self, text: str) -> None:
+        start = self.now()
+        self.speaking = True
+        try:
+            self.out.say(text)
+        finally:
+            self.speaking = False
+            self._spans.append((start, self.now() + self.tail))
+            self._spans = self._spans[-16:]
+
+    def own_voice(self, chunk: AudioChunk) -> bool:
+        """Whether the chunk was (partly) captured while farbspiel spoke or echoed."""
+        if self.speaking:
+            return True
+        return any(chunk.ends_at > start and chunk.captured_at < end for start, end in self._spans)
+
+    def record(self, record: dict[str, Any]) -> None:
+        self.out.record(record)
+
+    def set_rate(self, wpm: int) -> None:
+        self.out.set_rate(wpm)
+
+    def close(self) -> None:
+        self.out.close()
+
+
+class PhraseCache:
+    """The phrases of recent phases (expanding templates can take a second)."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size
+        self._cache: dict[Any, list[str]] = {}
+
+    def get(self, session: Session, phase: Phase) -> list[str]:
+        key = (phase.intents, tuple(sorted((k, tuple(v)) for k, v in phase.slots.items())))
+        if key not in self._cache:
+            if len(self._cache) >= self.size:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[key] = session.phrases()
+        return self._cache[key]
+
+
+def run_microphone(
+    session: Session,
+    recogniser: Recogniser,
+    source: AudioSource,
+    gate: SpeakingGate,
+    clock: Clock,
+    *,
+    keyboard: LineReader | None = None,
+    ignore_below: float = IGNORE_BELOW,
+    notify: Callable[[str], None] | None = None,
+    heard: Callable[[Transcript], None] | None = None,
+) -> None:
+    """Run a started session from the microphone until the game ends.
+
+    ``session.out`` must be ``gate`` (so that farbspiel's speech is known). Typed lines
+    from ``keyboard`` are taken too. Raises AudioError if the microphone goes away.
+    """
+    phrases = PhraseCache()
+    listening: Phase | None = None
+    deaf = False  # nothing of the current phase can be recognised: audio is not used
+    discarding = False
+    while not session.finished:
+        session.tick(clock.now())
+        if session.finished:
+            break
+        phase = session.phase()
+        if phase != listening:
+            try:
+                recogniser.set_phrases(phrases.get(session, phase))
+                deaf = False
+            except ValueError as exc:  # no phrase of this phase can be heard with this model
+                deaf = True
+                if notify is not None:
+                    notify(f"nothing of what can be said now can be recognised ({exc}); type it")
+            listening = phase
+        if keyboard is not None:
+            line = keyboard.readline(0)
+            if line == "":
+                keyboard = None  # end of typed input; the microphone carries on
+            elif line is not None and line.strip():
+                session.hear(line.strip())
+                continue
+        wait = session.seconds_to_next_timer()
+        chunk = source.read(POLL_SECONDS if wait is None else min(POLL_SECONDS, wait))
+        if chunk is None:
+            continue
+        if deaf:
+            continue
+        if gate.own_voice(chunk):
+            if not discarding:
+                recogniser.reset()  # drop any utterance our own voice may have begun
+                discarding = True
+            continue
+        discarding = False
+        transcript = recogniser.accept(chunk.data)
+        if transcript is None:
+            continue
+        if heard is not None:
+            heard(transcript)
+        session.out.record(
+            {
+                "type": "heard",
+                "text": transcript.text,
+                "confidence": round(transcript.confidence, 3),
+            }
+        )
+        if transcript.text and transcript.confidence >= ignore_below:
+            session.hear(transcript.text, transcript.confidence)
