@@ -306,6 +306,7 @@ def _run(
             run_script(session, script, clock)
         else:
             clock_real = RealClock()
+            session.clock = clock_real.now
             from voice.devices import open_microphone_input
 
             mic = open_microphone_input(args, session.lang)

@@ -8,7 +8,7 @@ actions or questions. Every accepted action is journalled before it is announced
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -103,6 +103,8 @@ class Session:
         self._paused_total = 0.0
         self._now = now
         self._replayed = False
+        self.clock: Callable[[], float] | None = None
+        """The real clock, where there is one (virtual time in scripts leaves it unset)."""
 
     # --- life cycle ------------------------------------------------------------------
     def start(self, resumed: bool = False, note_dropped_tail: bool = False) -> None:
@@ -414,7 +416,14 @@ class Session:
             fired_at = due.armed_at + due.timer.seconds
             del self._timers[due.timer.id]
             self._apply(due.timer.action)
-            self._sync_timers(fired_at)  # timers armed by this action start when it fired
+            if self.clock is not None:
+                # Real time: saying what the timer caused took a while; timers it armed
+                # (the next guess window) start once the words are out, not before.
+                self._now = max(self._now, self.clock())
+                active = self._active(self._now)
+                self._sync_timers(active)
+            else:
+                self._sync_timers(fired_at)  # virtual time: they start when it fired
 
     def seconds_to_next_timer(self) -> float | None:
         """How long until the next timer fires (``None``: no timer, or paused)."""
