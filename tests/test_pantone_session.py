@@ -508,4 +508,5 @@ def test_in_real_time_the_next_guess_window_starts_after_the_announcement():
     now[0] += wait  # Ben stays silent for his whole window
     session.tick(now[0])
     assert session.game.current_player() == "Cem"
+    session.tick(now[0])  # the loop looks at the clock again once the words are out
     assert session.seconds_to_next_timer() == pytest.approx(5.0)
