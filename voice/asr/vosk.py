@@ -223,6 +223,7 @@ def verify_model(path: Path, timeout: float = PROBE_TIMEOUT) -> None:
             [sys.executable, "-m", "voice.asr.vosk", "--probe", str(path)],
             capture_output=True,
             text=True,
+            errors="replace",  # Kaldi echoes bytes of a damaged file into its messages
             timeout=timeout,
             env=env,
         )
