@@ -410,6 +410,24 @@ class Microphone:
         self.close()
 
 
+def reopen_microphone() -> Microphone:
+    """The default input device opened afresh, after the one in use went away.
+
+    PortAudio lists devices only when it starts, so it is started again first (no other
+    stream may be open then: speech output plays synchronously, and the old microphone
+    is closed). ALSA's complaints about the missing device are kept off the terminal.
+    Raises :class:`AudioError` while there is no microphone.
+    """
+    with _quiet_stderr():
+        rescan_devices()
+        problem = microphone_problem()
+        if problem is not None:
+            raise AudioError(problem)
+        microphone = Microphone()
+        microphone.start()
+    return microphone
+
+
 def play_wav(path: Path) -> None:
     """Play a WAV file on the default output; returns when it has been played.
 
