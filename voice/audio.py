@@ -14,6 +14,7 @@ import logging
 import os
 import queue
 import struct
+import threading
 import time
 import wave
 from collections.abc import Iterator
@@ -428,10 +429,17 @@ def reopen_microphone() -> Microphone:
     return microphone
 
 
-def play_wav(path: Path) -> None:
+PLAY_MARGIN = 5.0
+"""Seconds beyond its length that playing a sound may take (opening a PulseAudio stream
+takes up to a second and a half) before the output counts as hung."""
+
+
+def play_wav(path: Path, margin: float = PLAY_MARGIN) -> None:
     """Play a WAV file on the default output; returns when it has been played.
 
-    Raises :class:`AudioError` if it cannot be played.
+    Raises :class:`AudioError` if it cannot be played, if the output went away while it
+    played (the end was not heard), or if the output does not finish within the sound's
+    length plus ``margin`` (a hung audio server must not stop the game).
     """
     sd = _sounddevice()
     try:
@@ -443,7 +451,36 @@ def play_wav(path: Path) -> None:
     if width != 2:
         raise AudioError(f"speech file {path} is not 16-bit audio")
     samples = np.frombuffer(raw, "<i2").reshape(-1, channels)
+    played = 0
+    finished = threading.Event()
+
+    def callback(outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        nonlocal played
+        part = samples[played : played + frames]
+        outdata[: len(part)] = part
+        outdata[len(part) :] = 0
+        played += len(part)
+        if played >= len(samples):
+            raise sd.CallbackStop
+
     try:
-        sd.play(samples, samplerate=rate, blocking=True)
+        stream = sd.OutputStream(
+            samplerate=rate,
+            channels=channels,
+            dtype="int16",
+            callback=callback,
+            finished_callback=finished.set,
+        )
+        stream.start()
     except Exception as exc:  # noqa: BLE001 - PortAudioError and friends
         raise AudioError(f"the speech could not be played ({exc})") from None
+    if not finished.wait(len(samples) / rate + margin):
+        # Stopping a stream on a hung server may hang too: leave that to a thread.
+        threading.Thread(target=stream.abort, daemon=True).start()
+        raise AudioError("the audio output does not respond")
+    try:
+        stream.close()
+    except Exception as exc:  # noqa: BLE001
+        log.warning("closing the audio output: %s", exc)
+    if played < len(samples):
+        raise AudioError("the audio output went away while speaking")
