@@ -19,7 +19,8 @@ transcripts with out-of-grammar speech (``[unk]``) are dropped: table talk is ne
 A grammar also forces *any* sound into its phrases: pure noise (a fan, rain, a hiss) comes
 out as a listed phrase, measured with confidence up to 1.0. So a transcript is kept only
 if the audio of its words sounds like a voice (:class:`VoicingMeter`: periodic, as voiced
-speech is, in a fair share of its frames; noise is not).
+speech is, in a fair share of its frames; noise is not); words that are noise are left
+out (a hiss just before a player speaks is decoded as one utterance with them).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ MIN_LOUD_RMS = 60.0
 """Frames quieter than this (about -55 dBFS) are never speech, even in digital silence."""
 
 NOISE_VOICED_BELOW = 0.15
-"""Transcripts whose words' audio has fewer voiced frames than this share are noise.
+"""Words whose audio has fewer voiced frames than this share are noise.
 Measured (40 ms frames): espeak-ng speech in de/en/ko, clean to 5 dB SNR, white or pink
 noise, clipped: 0.4-1.0; white, pink, brown and clipped noise: 0.0-0.06."""
 
@@ -538,6 +539,10 @@ class VoskRecogniser(Recogniser):
         """Audio fed so far, in seconds."""
         return self._samples / self.sample_rate
 
+    def _sounds_like_voice(self, word: Word) -> bool:
+        share, judged = self._voicing.voiced_share(word.start, word.end)
+        return judged < 3 or share >= NOISE_VOICED_BELOW
+
     def _transcript(self, result: str) -> Transcript | None:
         """vosk's JSON result → a Transcript (``None`` when nothing at all was heard)."""
         try:
@@ -556,12 +561,12 @@ class VoskRecogniser(Recogniser):
         heard = [w for w in words if w.word != UNKNOWN_WORD]
         if len(heard) < len(words) or not heard:  # out-of-grammar speech: never a move
             return Transcript("", 0.0, words, end)
-        share, judged = self._voicing.voiced_share(
-            min(w.start for w in heard), max(w.end for w in heard)
-        )
-        if judged >= 3 and share < NOISE_VOICED_BELOW:  # noise forced into a phrase
+        voiced = [w for w in heard if self._sounds_like_voice(w)]
+        if len(voiced) < len(heard):  # noise forced into words of the grammar
             self.noise_dropped += 1
-            return Transcript("", 0.0, words, end)
+            if not voiced:
+                return Transcript("", 0.0, words, end)
+            heard = voiced
         text = " ".join(w.word for w in heard)
         confidence = min(w.confidence for w in heard)
         assert self.grammar is not None
