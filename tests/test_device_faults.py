@@ -284,16 +284,18 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
     try:
         wait_until(lambda: len(session.actions) == 1, 10, "the typed first player")
         room.say(noise)
+        time.sleep(1.0)  # the player speaks a moment after the hiss
         room.say(pink)
-        wait_until(lambda: len(session.actions) == 2, 10, "the spoken colour")
+        wait_until(lambda: len(session.actions) == 2, 20, "the spoken colour")
         room.unplug()
         wait_until(lambda: "microphone_lost" in records.types(), 10, "noticing the loss")
         room.plug_in()
         wait_until(lambda: "microphone_back" in records.types(), 10, "noticing the return")
         time.sleep(1.0)  # a freshly opened PulseAudio stream starts delivering after ~1 s
         room.say(noise)
+        time.sleep(1.0)
         room.say(orange)
-        wait_until(lambda: len(session.actions) == 3, 10, "the colour said after the return")
+        wait_until(lambda: len(session.actions) == 3, 20, "the colour said after the return")
         os.write(write_fd, b"beenden\nja\n")
         game.join(10)
     finally:
