@@ -250,16 +250,13 @@ def test_a_phase_the_model_cannot_hear_is_said_and_typing_still_works():
     assert notes and "knows none" in notes[0] and "type it" in notes[0]
 
 
-def test_a_vanished_microphone_ends_with_the_way_back(tmp_path):
+def test_a_microphone_that_cannot_be_opened_ends_with_the_way_back(tmp_path):
     from voice.devices import MicrophoneInput
     from voice.journal import Header, Journal
 
-    class GoneMicrophone:
+    class BrokenMicrophone:
         def start(self):
-            pass
-
-        def read(self, timeout=None):
-            raise AudioError("the microphone stopped delivering sound (was it unplugged?)")
+            raise AudioError("the microphone cannot be opened (Device unavailable)")
 
         def close(self):
             pass
@@ -277,11 +274,142 @@ def test_a_vanished_microphone_ends_with_the_way_back(tmp_path):
     import voice.devices as devices
 
     original = devices.Microphone
-    devices.Microphone = GoneMicrophone
+    devices.Microphone = BrokenMicrophone
     try:
         with pytest.raises(AudioError) as err:
             MicrophoneInput(TextRecogniser(), None).run(session, Clock(), False, False)
     finally:
         devices.Microphone = original
     message = str(err.value)
-    assert "unplugged" in message and f"farbspiel resume {save} --input keyboard" in message
+    assert "cannot be opened" in message
+    assert f"farbspiel resume {save} --input keyboard" in message
+
+
+# --- a microphone that goes away and comes back --------------------------------------------
+class UnpluggableRoom(Room):
+    """The room's microphone can be unplugged and plugged in again."""
+
+    def __init__(self, clock: Clock, max_reads: int = 300) -> None:
+        super().__init__(clock, max_reads)
+        self.unplug_before: dict[int, int] = {}
+        """player line number → failed looks for the device before it is back."""
+        self.lines_said = 0
+        self.gone = False
+        self.looks = 0
+
+    def read(self, timeout=None):
+        if not self.chunks and self.lines_said in self.unplug_before and not self.gone:
+            self.gone = True
+            raise AudioError("the microphone stopped delivering sound (was it unplugged?)")
+        if not self.chunks and self.player_lines:
+            self.lines_said += 1
+        return super().read(timeout)
+
+    def reopen(self):
+        """Looking for the device: still gone, until it has been looked for often enough."""
+        self.looks += 1
+        if self.looks <= self.unplug_before[self.lines_said]:
+            raise AudioError("no microphone found")
+        del self.unplug_before[self.lines_said]
+        self.gone, self.looks = False, 0
+        return self
+
+
+def sleeping(clock):
+    def sleep(seconds):
+        clock.t += seconds
+
+    return sleep
+
+
+def test_the_microphone_goes_and_comes_back_and_the_game_goes_on(tmp_path):
+    from voice.journal import Header, Journal, read
+    from voice.listen import RETRY_SECONDS
+
+    session, _, voice, records, gate, clock = table()
+    room = UnpluggableRoom(clock)
+    session.out.out.outputs[0].room = room  # farbspiel's voice is heard in this room
+    save = tmp_path / "game.jsonl"
+    session.journal = Journal.create(save, Header("alle-meine-farben", "de", session.setup))
+    room.player("Ben ist am jüngsten")
+    room.player("Ich male den Ball rot an")
+    room.unplug_before[2] = 30  # after the first move: gone for 30 looks (30 seconds)
+    room.player("den Hut gelb")
+    room.player("beenden")
+    room.player("ja")
+    notes = []
+    session.start()
+    clock_before = clock.t
+    run_microphone(
+        session, TextRecogniser(), room, gate, clock, notify=notes.append,
+        reopen=room.reopen, sleep=sleeping(clock),
+    )  # fmt: skip
+    assert [a.name for a in session.actions] == ["first", "place", "place"]
+    assert [a.args["colour"] for a in session.actions[1:]] == ["red", "yellow"]
+    types = [r["type"] for r in records.items]
+    assert types.count("microphone_lost") == 1 and types.count("microphone_back") == 1
+    lost = next(r for r in records.items if r["type"] == "microphone_lost")
+    assert "unplugged" in lost["reason"] and lost["typing"] is False
+    # what the table heard, in order: the loss, then (30 s later) the return and the prompt
+    gone = voice.said.index(next(t for t in voice.said if "Mikrofon nicht mehr" in t))
+    assert "halte so lange die Zeit an" in voice.said[gone]
+    assert voice.said[gone + 1] == "Das Mikrofon ist wieder da. Es geht weiter."
+    assert "Nummer 2" in voice.said[gone + 2]  # whose turn it is, said again
+    assert clock.t - clock_before > 30 * RETRY_SECONDS
+    assert notes[0].startswith("the microphone stopped delivering sound")
+    assert f"the game is saved in {save}" in notes[0] and notes[1] == "the microphone is back"
+    # nothing was lost: the save file holds every move
+    assert read(save).actions == session.actions
+
+
+def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
+    from voice.listen import RETRY_SECONDS
+
+    clock = Clock()
+    room = UnpluggableRoom(clock, max_reads=2000)
+    voice = Voice(room, clock)
+    records = Records()
+    gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
+    adapter = adapter_for("pantone")
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("en"))
+    session = Session(adapter, "en", setup, gate)
+    session.clock = clock.now  # real time: timers run on the clock
+    read_fd, write_fd = os.pipe()
+    room.player("Anna")
+    room.unplug_before[1] = 120  # gone for two minutes, just after "Anna"
+    room.player("how much time is left")  # asked once the microphone is back
+    room.player("quit")
+    room.player("yes")
+    looks = []
+
+    def reopen():
+        looks.append(clock.t)
+        if len(looks) == 3:  # meanwhile someone types the Artist's choice
+            os.write(write_fd, b"card 1\n")
+        return room.reopen()
+
+    session.start()
+    try:
+        run_microphone(
+            session, TextRecogniser(), room, gate, clock, keyboard=LineReader(read_fd),
+            reopen=reopen, sleep=sleeping(clock),
+        )  # fmt: skip
+    except AudioError:
+        pass
+    finally:
+        os.close(write_fd)
+        os.close(read_fd)
+    assert all(b - a >= RETRY_SECONDS - 1e-9 for a, b in zip(looks, looks[1:], strict=False))
+    lost = next(r for r in records.items if r["type"] == "microphone_lost")
+    assert lost["typing"] is True
+    said = voice.said
+    gone = said.index(next(t for t in said if "can't hear the microphone" in t))
+    back = said.index("The microphone is back. Let's go on.")
+    assert "type your moves" in said[gone]
+    # the typed choice started the 60-second timer while the microphone was gone, and no
+    # warning came in the two minutes without it: time stood still
+    assert any("paint!" in t for t in said[gone:back])
+    assert not any("seconds" in t.lower() for t in said[gone + 1 : back] if "paint!" not in t)
+    answer = next(r for r in records.items if r["type"] == "clock")
+    assert answer["seconds"] >= 55  # two minutes later, the minute is still (nearly) all there
+    assert [a.name for a in session.actions][:2] == ["first", "choose"]

@@ -98,23 +98,71 @@ def test_repeat_says_the_same_again(tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(played, first, strict=True))
 
 
-def test_without_a_sound_card_speech_stops_once_with_a_message(tmp_path):
+def test_without_a_sound_card_speech_stops_once_and_comes_back_with_the_device(tmp_path):
     notes = []
+    plugged = {"in": False}
+    heard = []
 
-    def no_device(path):
-        raise AudioError("the speech could not be played (no audio output)")
+    def loudspeaker(path):
+        if not plugged["in"]:
+            raise AudioError("the speech could not be played (no audio output)")
+        heard.append(duration(path))
 
-    out = SpeechOutput("en", play=no_device, notify=notes.append)
+    now = [1000.0]
+    out = SpeechOutput("en", play=loudspeaker, notify=notes.append)
+    out.clock = lambda: now[0]
     try:
         start = time.monotonic()
         out.say("first")
-        out.say("second")  # not tried again: no second message, no delay
+        out.say("second")  # not tried again so soon: no second message, no delay
         elapsed = time.monotonic() - start
+        assert out.output_lost_at == 1000.0 and not out.failed and len(notes) == 1
+        assert "speech output stopped" in notes[0] and "continues in text" in notes[0]
+        now[0] += tts.OUTPUT_RETRY_SECONDS
+        out.say("third")  # tried again: still gone, still one message
+        assert len(notes) == 1 and heard == []
+        plugged["in"] = True
+        out.say("fourth")  # too soon after the last try: silent
+        now[0] += tts.OUTPUT_RETRY_SECONDS
+        out.say("fifth")
     finally:
         out.close()
-    assert out.failed and len(notes) == 1
-    assert "speech output stopped" in notes[0] and "continues in text" in notes[0]
     assert elapsed < 10
+    assert len(heard) == 1 and notes[1:] == ["speech output works again"]
+    assert out.output_lost_at is None
+
+
+def test_a_killed_synthesiser_is_replaced_and_the_words_are_still_spoken(tmp_path):
+    import os
+    import signal
+
+    synth = Synthesiser()
+    try:
+        synth.prepare()
+        os.kill(synth._spare.proc.pid, signal.SIGKILL)  # the kernel's OOM killer, say
+        synth._spare.proc.wait()
+        seconds = synth.save(ENGLISH, "en", 170, tmp_path / "a.wav")
+        assert seconds > 2.0  # a fresh worker was started: nothing was lost
+
+        class KilledWhileWorking(tts._Worker):
+            count = 0
+
+            def run(self, request, timeout):
+                KilledWhileWorking.count += 1
+                if KilledWhileWorking.count == 1:
+                    self.proc.kill()  # dies in the middle of the utterance
+                return super().run(request, timeout)
+
+        synth.close()
+        original = tts._Worker
+        tts._Worker = KilledWhileWorking
+        try:
+            seconds = synth.save(ENGLISH, "en", 170, tmp_path / "b.wav")
+        finally:
+            tts._Worker = original
+        assert KilledWhileWorking.count == 2 and seconds > 2.0
+    finally:
+        synth.close()
 
 
 def test_a_hanging_synthesiser_is_killed_in_time(monkeypatch, tmp_path):

@@ -9,14 +9,13 @@ pulse plugin in between, as on a real machine.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from pulse_audio import start_pulseaudio
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, utterance, write_wav
 
 from voice.asr.vosk import VoskRecogniser
@@ -27,45 +26,13 @@ pytestmark = pytest.mark.slow
 SINK = "farbspiel_test"
 
 
-def _start_pulseaudio(runtime: Path) -> subprocess.Popen | str:
-    """The daemon, or why it cannot start."""
-    if shutil.which("pulseaudio") is None or shutil.which("pactl") is None:
-        return "pulseaudio is not installed (setup.sh installs it)"
-    socket = runtime / "native"
-    env = {**os.environ, "HOME": str(runtime), "XDG_RUNTIME_DIR": str(runtime)}
-    log = open(runtime / "pulseaudio.log", "w")
-    daemon = subprocess.Popen(
-        [
-            "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disable-shm=yes",
-            "--use-pid-file=no", "--log-target=stderr",
-            "-L", f"module-native-protocol-unix socket={socket} auth-anonymous=1",
-            "-L", f"module-null-sink sink_name={SINK} rate=16000 channels=1",
-        ],
-        env=env,
-        stdout=log,
-        stderr=log,
-    )  # fmt: skip
-    for _ in range(100):
-        ok = subprocess.run(
-            ["pactl", "--server", f"unix:{socket}", "info"], capture_output=True, env=env
-        )
-        if ok.returncode == 0:
-            return daemon
-        if daemon.poll() is not None:
-            break
-        time.sleep(0.1)
-    daemon.kill()
-    daemon.wait()
-    return "pulseaudio did not start: " + (runtime / "pulseaudio.log").read_text()[-500:]
-
-
 @pytest.fixture(scope="module")
 def pulse(tmp_path_factory):
     runtime = tmp_path_factory.mktemp("pulse")
-    daemon = _start_pulseaudio(runtime)
+    daemon = start_pulseaudio(runtime, f"module-null-sink sink_name={SINK} rate=16000 channels=1")
     if isinstance(daemon, str):
         pytest.skip(daemon)
-    server = f"unix:{runtime / 'native'}"
+    server = daemon.server
     with pytest.MonkeyPatch.context() as env:
         env.setenv("PULSE_SERVER", server)
         subprocess.run(["pactl", "set-default-sink", SINK], check=True)
@@ -74,8 +41,7 @@ def pulse(tmp_path_factory):
         try:
             yield server
         finally:
-            daemon.terminate()
-            daemon.wait(10)
+            daemon.stop()
     rescan_devices()  # and now there is none again
 
 

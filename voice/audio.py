@@ -14,12 +14,13 @@ import logging
 import os
 import queue
 import struct
+import threading
 import time
 import wave
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -31,7 +32,8 @@ BLOCK_SECONDS = 0.05
 """Microphone chunk length: short, so the end of speech is noticed quickly."""
 
 MAX_WAV_SECONDS = 30 * 60
-"""Longer WAV files are refused (they are not utterances, and would fill the memory)."""
+"""Longer WAV files are refused by :func:`read_wav`, which holds them in memory
+(:class:`WavFile` streams any length)."""
 
 SILENT_MICROPHONE_SECONDS = 3.0
 """A running microphone that delivers nothing for this long has gone away."""
@@ -128,18 +130,29 @@ class _WavFormat:
     bits: int
 
 
-def _parse_wav(path: Path, blob: bytes) -> tuple[_WavFormat, bytes]:
-    """The format and sample bytes of a RIFF/WAVE file (the ``wave`` module of Python
-    3.11 knows neither WAVE_FORMAT_EXTENSIBLE, which sox writes for 24-bit or stereo
-    files, nor floating point)."""
-    if len(blob) < 12 or blob[:4] != b"RIFF" or blob[8:12] != b"WAVE":
+_MAX_HEADER_CHUNK = 1 << 20
+"""Chunks before the audio (metadata) larger than this are skipped without reading."""
+
+
+def _parse_wav(path: Path, f: BinaryIO, size: int) -> tuple[_WavFormat, int, int]:
+    """The format, and where the sample bytes start and how many there are, of an open
+    RIFF/WAVE file of ``size`` bytes (the ``wave`` module of Python 3.11 knows neither
+    WAVE_FORMAT_EXTENSIBLE, which sox writes for 24-bit or stereo files, nor floating
+    point). A data chunk that claims more than the file holds (cut off, or written by a
+    program that streamed it and never came back to fill in the size) ends with the file."""
+    head = f.read(12)
+    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
         raise AudioError(f"{path} is not a WAV file; {_fix_hint(path)}")
     fmt: _WavFormat | None = None
     pos = 12
-    while pos + 8 <= len(blob):
-        chunk_id, size = blob[pos : pos + 4], int.from_bytes(blob[pos + 4 : pos + 8], "little")
-        body = blob[pos + 8 : pos + 8 + size]
+    while pos + 8 <= size:
+        f.seek(pos)
+        header = f.read(8)
+        if len(header) < 8:
+            break
+        chunk_id, length = header[:4], int.from_bytes(header[4:8], "little")
         if chunk_id == b"fmt ":
+            body = f.read(min(length, _MAX_HEADER_CHUNK))
             if len(body) < 16:
                 raise AudioError(f"{path} has a damaged format header; {_fix_hint(path)}")
             tag, channels = struct.unpack_from("<HH", body, 0)
@@ -151,8 +164,8 @@ def _parse_wav(path: Path, blob: bytes) -> tuple[_WavFormat, bytes]:
         elif chunk_id == b"data":
             if fmt is None:
                 raise AudioError(f"{path} has its audio before its format; {_fix_hint(path)}")
-            return fmt, body  # a cut-off file keeps what is there
-        pos += 8 + size + (size & 1)
+            return fmt, pos + 8, min(length, size - pos - 8)  # a cut-off file keeps the rest
+        pos += 8 + length + (length & 1)
     raise AudioError(f"{path} contains no audio")
 
 
@@ -163,6 +176,7 @@ def _decode(data: bytes, fmt: _WavFormat) -> np.ndarray:
     data = data[: len(data) // frame * frame]
     if fmt.tag == _FLOAT:
         values = np.frombuffer(data, "<f4" if width == 4 else "<f8").astype(np.float64) * 32768
+        values = np.nan_to_num(values, nan=0.0, posinf=32767.0, neginf=-32768.0)
     elif width == 1:  # 8-bit WAV is unsigned
         values = (np.frombuffer(data, np.uint8).astype(np.float64) - 128.0) * 256.0
     elif width == 2:
@@ -182,48 +196,121 @@ def _fix_hint(path: Path) -> str:
     return f"convert it with: sox {path} -r 16000 -c 1 -b 16 {path.stem}-16k.wav"
 
 
-def read_wav(path: Path) -> bytes:
-    """The audio of a WAV file as 16 kHz mono int16 bytes, converted where needed.
+class WavFile:
+    """A WAV file read piece by piece: any length in little memory.
 
-    PCM of 8, 16, 24 or 32 bits and 32/64-bit floating point, any channel count and any
-    rate from 4 to 384 kHz are converted. Raises :class:`AudioError` for missing, empty,
-    compressed or malformed files, with the command that converts them.
+    Opening reads and checks the header (:class:`AudioError` with the fix if the file
+    cannot be used); :meth:`chunks` then yields its audio as 16 kHz mono int16, converted
+    block by block. PCM of 8, 16, 24 or 32 bits and 32/64-bit floating point, any channel
+    count and any rate from 4 to 384 kHz are converted.
     """
-    path = Path(path)
-    try:
-        if path.stat().st_size > MAX_WAV_SECONDS * 384_000 * 8:
-            raise AudioError(f"{path} is too large for an utterance")
-        blob = path.read_bytes()
-    except FileNotFoundError:
-        raise AudioError(f"no such file: {path}") from None
-    except IsADirectoryError:
-        raise AudioError(f"{path} is a folder, not a WAV file") from None
-    except OSError as exc:
-        raise AudioError(f"cannot read {path}: {exc.strerror or exc}") from None
-    fmt, data = _parse_wav(path, blob)
-    if fmt.tag not in (_PCM, _FLOAT):
-        kind = _FORMAT_NAMES.get(fmt.tag, f"format {fmt.tag}")
-        raise AudioError(f"{path} is compressed ({kind}), not plain PCM; {_fix_hint(path)}")
-    widths = (32, 64) if fmt.tag == _FLOAT else (8, 16, 24, 32)
-    if fmt.bits not in widths or fmt.channels < 1:
-        raise AudioError(
-            f"{path}: {fmt.bits}-bit audio with {fmt.channels} channels is not usable; "
-            f"{_fix_hint(path)}"
-        )
-    if not 4000 <= fmt.rate <= 384_000:
-        raise AudioError(f"{path}: {fmt.rate} Hz is not a usable sample rate; {_fix_hint(path)}")
-    frames = len(data) // (fmt.bits // 8 * fmt.channels)
-    if frames == 0:
-        raise AudioError(f"{path} contains no audio")
-    if frames / fmt.rate > MAX_WAV_SECONDS:
-        raise AudioError(
-            f"{path} is {frames / fmt.rate / 60:.0f} minutes long; farbspiel takes at most "
-            f"{MAX_WAV_SECONDS // 60} minutes per file"
-        )
-    samples = _decode(data, fmt)
-    if fmt.rate != SAMPLE_RATE:
-        samples = StreamResampler(fmt.rate, SAMPLE_RATE).process(samples)
-    return to_int16_bytes(samples)
+
+    READ_SECONDS = 1.0
+    """Audio read from the file at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path = Path(path)
+        try:
+            self._file: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed by close()
+        except FileNotFoundError:
+            raise AudioError(f"no such file: {path}") from None
+        except IsADirectoryError:
+            raise AudioError(f"{path} is a folder, not a WAV file") from None
+        except OSError as exc:
+            raise AudioError(f"cannot read {path}: {exc.strerror or exc}") from None
+        try:
+            size = os.fstat(self._file.fileno()).st_size
+            self.format, self._start, length = _parse_wav(path, self._file, size)
+        except OSError as exc:
+            self.close()
+            raise AudioError(f"cannot read {path}: {exc.strerror or exc}") from None
+        except AudioError:
+            self.close()
+            raise
+        try:
+            self._check(length)
+        except AudioError:
+            self.close()
+            raise
+
+    def _check(self, length: int) -> None:
+        fmt, path = self.format, self.path
+        if fmt.tag not in (_PCM, _FLOAT):
+            kind = _FORMAT_NAMES.get(fmt.tag, f"format {fmt.tag}")
+            raise AudioError(f"{path} is compressed ({kind}), not plain PCM; {_fix_hint(path)}")
+        widths = (32, 64) if fmt.tag == _FLOAT else (8, 16, 24, 32)
+        if fmt.bits not in widths or fmt.channels < 1:
+            raise AudioError(
+                f"{path}: {fmt.bits}-bit audio with {fmt.channels} channels is not usable; "
+                f"{_fix_hint(path)}"
+            )
+        if not 4000 <= fmt.rate <= 384_000:
+            raise AudioError(
+                f"{path}: {fmt.rate} Hz is not a usable sample rate; {_fix_hint(path)}"
+            )
+        self._frame = fmt.bits // 8 * fmt.channels
+        self.frames = length // self._frame
+        if self.frames == 0:
+            raise AudioError(f"{path} contains no audio")
+
+    @property
+    def seconds(self) -> float:
+        return self.frames / self.format.rate
+
+    def chunks(self, seconds: float = 0.1) -> Iterator[bytes]:
+        """The audio as 16 kHz mono int16 chunks of ``seconds`` (the last may be shorter).
+
+        Raises :class:`AudioError` if the file cannot be read to its end.
+        """
+        fmt = self.format
+        resampler = StreamResampler(fmt.rate, SAMPLE_RATE) if fmt.rate != SAMPLE_RATE else None
+        block = max(1, int(fmt.rate * self.READ_SECONDS)) * self._frame
+        size = max(2, int(SAMPLE_RATE * seconds) * 2)
+        left = self.frames * self._frame
+        pending = b""
+        try:
+            self._file.seek(self._start)
+            while left > 0:
+                data = self._file.read(min(block, left))
+                if not data:
+                    break  # the file became shorter while it was read
+                left -= len(data)
+                data = data[: len(data) // self._frame * self._frame]
+                samples = _decode(data, fmt)
+                if resampler is not None:
+                    samples = resampler.process(samples)
+                pending += to_int16_bytes(samples)
+                while len(pending) >= size:
+                    yield pending[:size]
+                    pending = pending[size:]
+        except OSError as exc:
+            raise AudioError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        if pending:
+            yield pending
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> WavFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_wav(path: Path) -> bytes:
+    """The audio of a (short) WAV file as 16 kHz mono int16 bytes, converted where needed.
+
+    Raises :class:`AudioError` for missing, empty, compressed, malformed or over-long
+    files, with the command that converts them. Long recordings: :class:`WavFile`.
+    """
+    with WavFile(path) as wav:
+        if wav.seconds > MAX_WAV_SECONDS:
+            raise AudioError(
+                f"{path} is {wav.seconds / 60:.0f} minutes long; farbspiel takes at most "
+                f"{MAX_WAV_SECONDS // 60} minutes per file"
+            )
+        return b"".join(wav.chunks(WavFile.READ_SECONDS))
 
 
 def chunks(data: bytes, seconds: float = 0.1) -> Iterator[bytes]:
@@ -410,10 +497,35 @@ class Microphone:
         self.close()
 
 
-def play_wav(path: Path) -> None:
+def reopen_microphone() -> Microphone:
+    """The default input device opened afresh, after the one in use went away.
+
+    PortAudio lists devices only when it starts, so it is started again first (no other
+    stream may be open then: speech output plays synchronously, and the old microphone
+    is closed). ALSA's complaints about the missing device are kept off the terminal.
+    Raises :class:`AudioError` while there is no microphone.
+    """
+    with _quiet_stderr():
+        rescan_devices()
+        problem = microphone_problem()
+        if problem is not None:
+            raise AudioError(problem)
+        microphone = Microphone()
+        microphone.start()
+    return microphone
+
+
+PLAY_MARGIN = 5.0
+"""Seconds beyond its length that playing a sound may take (opening a PulseAudio stream
+takes up to a second and a half) before the output counts as hung."""
+
+
+def play_wav(path: Path, margin: float = PLAY_MARGIN) -> None:
     """Play a WAV file on the default output; returns when it has been played.
 
-    Raises :class:`AudioError` if it cannot be played.
+    Raises :class:`AudioError` if it cannot be played, if the output went away while it
+    played (the end was not heard), or if the output does not finish within the sound's
+    length plus ``margin`` (a hung audio server must not stop the game).
     """
     sd = _sounddevice()
     try:
@@ -425,7 +537,36 @@ def play_wav(path: Path) -> None:
     if width != 2:
         raise AudioError(f"speech file {path} is not 16-bit audio")
     samples = np.frombuffer(raw, "<i2").reshape(-1, channels)
+    played = 0
+    finished = threading.Event()
+
+    def callback(outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        nonlocal played
+        part = samples[played : played + frames]
+        outdata[: len(part)] = part
+        outdata[len(part) :] = 0
+        played += len(part)
+        if played >= len(samples):
+            raise sd.CallbackStop
+
     try:
-        sd.play(samples, samplerate=rate, blocking=True)
+        stream = sd.OutputStream(
+            samplerate=rate,
+            channels=channels,
+            dtype="int16",
+            callback=callback,
+            finished_callback=finished.set,
+        )
+        stream.start()
     except Exception as exc:  # noqa: BLE001 - PortAudioError and friends
         raise AudioError(f"the speech could not be played ({exc})") from None
+    if not finished.wait(len(samples) / rate + margin):
+        # Stopping a stream on a hung server may hang too: leave that to a thread.
+        threading.Thread(target=stream.abort, daemon=True).start()
+        raise AudioError("the audio output does not respond")
+    try:
+        stream.close()
+    except Exception as exc:  # noqa: BLE001
+        log.warning("closing the audio output: %s", exc)
+    if played < len(samples):
+        raise AudioError("the audio output went away while speaking")

@@ -13,7 +13,13 @@ import stat
 import sys
 
 from voice.asr import Recogniser, RecogniserError, open_recogniser
-from voice.audio import AudioError, Microphone, microphone_problem, output_problem
+from voice.audio import (
+    AudioError,
+    Microphone,
+    microphone_problem,
+    output_problem,
+    reopen_microphone,
+)
 from voice.clock import RealClock
 from voice.listen import ECHO_TAIL, SpeakingGate, run_microphone
 from voice.loop import LineReader
@@ -57,9 +63,9 @@ class MicrophoneInput:
         speaks = _speaks(session.out)
         gate = SpeakingGate(session.out, tail=ECHO_TAIL if speaks else 0.0)
         session.out = gate
-        microphone = Microphone()
+        microphones = _Microphones()
         try:
-            microphone.start()
+            microphone = microphones.open(Microphone())
             session.reset_clock(clock.now())
             session.start(resumed, dropped_tail)
             run_microphone(
@@ -70,6 +76,7 @@ class MicrophoneInput:
                 clock,
                 keyboard=self.keyboard,
                 notify=note,
+                reopen=lambda: microphones.open(None),
             )
         except AudioError as exc:
             saved = session.journal.path if session.journal is not None else None
@@ -80,8 +87,30 @@ class MicrophoneInput:
             )
             raise AudioError(f"{exc}.{resume}") from None
         finally:
-            microphone.close()
+            microphones.close()
             self.recogniser.close()
+
+
+class _Microphones:
+    """The game's microphone; when it went away, the next one opened in its place."""
+
+    def __init__(self) -> None:
+        self.current: Microphone | None = None
+
+    def open(self, first: Microphone | None) -> Microphone:
+        """Start ``first``, or (``None``) look for the device again; AudioError if none."""
+        self.close()
+        if first is not None:
+            first.start()
+            self.current = first
+        else:
+            self.current = reopen_microphone()
+        return self.current
+
+    def close(self) -> None:
+        current, self.current = self.current, None
+        if current is not None:
+            current.close()
 
 
 def _speaks(out: Output) -> bool:

@@ -5,6 +5,11 @@ the phase changes). Half-duplex: farbspiel's own voice must never be taken as a 
 words, so the session's output is wrapped in a :class:`SpeakingGate` that remembers when
 farbspiel spoke; audio captured in that time (plus a short echo tail) is thrown away and
 the recogniser is reset, so nothing of it can start an utterance.
+
+A microphone that goes away (unplugged, its PulseAudio device removed) does not end the
+game: the table is told, the clock stops (no timer runs out while nobody can be heard),
+typed lines still count, the device is looked for again every :data:`RETRY_SECONDS`, and
+when it is back the table is told and the game goes on where it stood.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from voice.asr.base import Recogniser, Transcript
-from voice.audio import AudioChunk
-from voice.clock import Clock
+from voice.audio import AudioChunk, AudioError
+from voice.clock import Clock, StoppableClock
 from voice.loop import LineReader
 from voice.output import Output
 from voice.session import Phase, Session
@@ -29,6 +34,9 @@ IGNORE_BELOW = 0.3
 
 POLL_SECONDS = 0.1
 """Longest wait for audio before timers and typed input are looked at again."""
+
+RETRY_SECONDS = 1.0
+"""How often a microphone that went away is looked for again."""
 
 
 class AudioSource(Protocol):
@@ -106,16 +114,26 @@ def run_microphone(
     ignore_below: float = IGNORE_BELOW,
     notify: Callable[[str], None] | None = None,
     heard: Callable[[Transcript], None] | None = None,
+    reopen: Callable[[], AudioSource] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> None:
     """Run a started session from the microphone until the game ends.
 
     ``session.out`` must be ``gate`` (so that farbspiel's speech is known). Typed lines
-    from ``keyboard`` are taken too. Raises AudioError if the microphone goes away.
+    from ``keyboard`` are taken too. If the microphone goes away (``source.read`` raises
+    AudioError), ``reopen`` is called every :data:`RETRY_SECONDS` until it returns the
+    microphone again (it raises AudioError while there is none); without ``reopen`` the
+    AudioError ends the loop.
     """
+    clock = StoppableClock(clock)
+    if session.clock is not None:
+        session.clock = clock.now  # timers must not run while the microphone is gone
     phrases = PhraseCache()
     listening: Phase | None = None
     deaf = False  # nothing of the current phase can be recognised: audio is not used
     discarding = False
+    microphone: AudioSource | None = source
+    next_try = 0.0
     while not session.finished:
         session.tick(clock.now())
         if session.finished:
@@ -137,8 +155,39 @@ def run_microphone(
             elif line is not None and line.strip():
                 session.hear(line.strip())
                 continue
+        if microphone is None:  # gone: look for it now and then, keep time standing still
+            assert reopen is not None
+            if clock.base.now() >= next_try:
+                microphone = _look_again(reopen)
+                next_try = clock.base.now() + RETRY_SECONDS
+                if microphone is not None:
+                    clock.go()
+                    recogniser.reset()
+                    discarding = False
+                    if notify is not None:
+                        notify("the microphone is back")
+                    session.notice("microphone_back", prompt=True)
+                    continue
+            sleep(POLL_SECONDS)
+            continue
         wait = session.seconds_to_next_timer()
-        chunk = source.read(POLL_SECONDS if wait is None else min(POLL_SECONDS, wait))
+        try:
+            chunk = microphone.read(POLL_SECONDS if wait is None else min(POLL_SECONDS, wait))
+        except AudioError as exc:
+            if reopen is None:
+                raise
+            microphone = None
+            next_try = clock.base.now() + RETRY_SECONDS
+            clock.stop()
+            recogniser.reset()  # half an utterance from before is no utterance
+            if notify is not None:
+                saved = session.journal.path if session.journal is not None else None
+                notify(
+                    f"{exc}; waiting for the microphone to come back"
+                    + (f" (Ctrl-C stops; the game is saved in {saved})" if saved else "")
+                )
+            session.notice("microphone_lost", {"reason": str(exc), "typing": keyboard is not None})
+            continue
         if chunk is None:
             continue
         if deaf:
@@ -163,3 +212,10 @@ def run_microphone(
         )
         if transcript.text and transcript.confidence >= ignore_below:
             session.hear(transcript.text, transcript.confidence)
+
+
+def _look_again(reopen: Callable[[], AudioSource]) -> AudioSource | None:
+    try:
+        return reopen()
+    except AudioError:
+        return None

@@ -16,7 +16,7 @@ from typing import Any
 from games.engine import Setup
 from voice.adapters import ADAPTERS, adapter_for
 from voice.asr import ENGINES, Recogniser, Transcript, open_recogniser, transcribe
-from voice.audio import AudioError, chunks, read_wav
+from voice.audio import AudioError, WavFile
 from voice.grammar import LANGUAGES, Grammar
 from voice.intents import IntentParser
 
@@ -38,13 +38,17 @@ def whole_game_phrases(grammar: Grammar) -> list[str]:
 
 
 def recognize_file(recogniser: Recogniser, parser: IntentParser, path: Path) -> dict[str, Any]:
-    """The JSON record of one file: transcript, confidence and the intent it means."""
+    """The JSON record of one file: transcript, confidence and the intent it means.
+
+    The file is streamed: a recording of hours takes time, not memory.
+    """
     try:
-        audio = read_wav(path)
+        with WavFile(path) as wav:
+            recogniser.reset()
+            heard: list[Transcript] = [t for t in transcribe(recogniser, wav.chunks()) if t.text]
     except AudioError as exc:
+        recogniser.reset()
         return {"file": str(path), "error": str(exc)}
-    recogniser.reset()
-    heard: list[Transcript] = [t for t in transcribe(recogniser, chunks(audio)) if t.text]
     text = " ".join(t.text for t in heard)
     record: dict[str, Any] = {
         "file": str(path),

@@ -497,6 +497,14 @@ class Session:
             if text:
                 self.out.say(text)
 
+    def notice(self, key: str, params: dict[str, Any] | None = None, prompt: bool = False) -> None:
+        """Tell the table about something outside the game (the microphone went away or
+        came back); with ``prompt``, then say again what the game waits for."""
+        self.out.record({"type": key, **(params or {})})
+        self._say_only([Event(key, params or {})])
+        if prompt and not self.finished and self._pending is None and not self.paused:
+            self._respond(self.game.prompt())
+
     def _refuse(self, key: str, params: dict[str, Any], prompt: bool = False) -> None:
         self.out.record({"type": "refused", "reason": key, **params})
         events = [Event(key, params)] + (self.game.prompt() if prompt else [])

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,17 @@ from voice.settings import DEFAULT_RATE, clamp_rate
 SYNTH_TIMEOUT = 15.0
 """Seconds a worker may take for one utterance before it is killed."""
 
+OUTPUT_RETRY_SECONDS = 5.0
+"""After the loudspeaker went away, how often speech tries it again (at the next line)."""
+
 
 class TtsError(RuntimeError):
     """Speech cannot be made or played; the message says why."""
+
+
+class WorkerKilled(TtsError):
+    """The synthesiser process was killed from outside (e.g. by the kernel when memory ran
+    short): worth one more try with a fresh one."""
 
 
 def tts_problem() -> str | None:
@@ -41,13 +50,17 @@ def tts_problem() -> str | None:
         import pyttsx3  # noqa: F401
     except ImportError:
         return "pyttsx3 is not installed (pip install pyttsx3)"
+    reason = ""
     for name in ("libespeak-ng.so.1", "libespeak-ng.so"):
         try:
             ctypes.CDLL(name)
             return None
-        except OSError:
-            continue
-    return "the espeak-ng library is missing (sudo apt install libespeak-ng1)"
+        except OSError as exc:
+            reason = reason or str(exc)
+    return (
+        f"the espeak-ng library does not load ({reason}); "
+        "install it: sudo apt install libespeak-ng1"
+    )
 
 
 def _worker_env() -> dict[str, str]:
@@ -78,6 +91,9 @@ class _Worker:
         try:
             reply = json.loads(lines[-1])
         except (IndexError, ValueError):
+            if self.proc.returncode is not None and self.proc.returncode < 0:
+                signal = -self.proc.returncode
+                raise WorkerKilled(f"the speech worker was killed (signal {signal})") from None
             detail = (err.strip().splitlines() or [f"exit code {self.proc.returncode}"])[-1]
             raise TtsError(f"speech synthesis failed ({detail[:200]})") from None
         if not reply.get("ok"):
@@ -115,12 +131,17 @@ class Synthesiser:
         """
         request = {"text": text, "lang": lang, "rate": clamp_rate(rate), "path": str(path)}
         with self._lock:
-            worker = self._take()
-            try:
-                reply = worker.run(request, self.timeout)
-            finally:
-                worker.kill()
-                self.prepare()
+            for attempt in (1, 2):
+                worker = self._take()
+                try:
+                    reply = worker.run(request, self.timeout)
+                    break
+                except WorkerKilled:
+                    if attempt == 2:
+                        raise
+                finally:
+                    worker.kill()
+                    self.prepare()
         if not path.is_file() or path.stat().st_size <= 44:
             raise TtsError("speech synthesis wrote no audio")
         return float(reply.get("seconds", 0.0))
@@ -134,9 +155,11 @@ class Synthesiser:
 class SpeechOutput:
     """The session's words spoken aloud (an :class:`~voice.output.Output`).
 
-    One utterance at a time: :meth:`say` returns when it has been played. If speech
+    One utterance at a time: :meth:`say` returns when it has been played. If synthesis
     stops working, one message goes to ``notify`` and the output falls silent (the text
-    output beside it carries on).
+    output beside it carries on). If the loudspeaker goes away, the same happens, but
+    every :data:`OUTPUT_RETRY_SECONDS` a line is tried on it again, and when it is heard
+    again ``notify`` says so.
     """
 
     def __init__(
@@ -154,21 +177,43 @@ class SpeechOutput:
         self.play = play
         self.notify = notify
         self.failed: str | None = None
+        self.output_lost_at: float | None = None
+        """When the loudspeaker was last found gone (``None``: it works)."""
+        self.clock = time.monotonic
         self._tmp = tempfile.TemporaryDirectory(prefix="farbspiel-tts-")
         self.synthesiser.prepare()
 
     def say(self, text: str) -> None:
         if self.failed or not text.strip():
             return
+        lost_at = self.output_lost_at
+        if lost_at is not None and self.clock() - lost_at < OUTPUT_RETRY_SECONDS:
+            return
         path = Path(self._tmp.name) / "say.wav"
         try:
             self.synthesiser.save(text, self.lang, self.rate, path)
-            self.play(path)
-        except (TtsError, AudioError) as exc:
+        except TtsError as exc:
             self.failed = str(exc)
             self.synthesiser.close()
-            if self.notify is not None:
-                self.notify(f"speech output stopped: {exc}; farbspiel continues in text")
+            self._tell(f"speech output stopped: {exc}; farbspiel continues in text")
+            return
+        try:
+            self.play(path)
+        except AudioError as exc:
+            self.output_lost_at = self.clock()
+            if lost_at is None:
+                self._tell(
+                    f"speech output stopped: {exc}; farbspiel continues in text and tries the "
+                    "loudspeaker again now and then"
+                )
+            return
+        if lost_at is not None:
+            self.output_lost_at = None
+            self._tell("speech output works again")
+
+    def _tell(self, message: str) -> None:
+        if self.notify is not None:
+            self.notify(message)
 
     def record(self, record: dict[str, Any]) -> None:
         pass

@@ -39,29 +39,47 @@ def open_recogniser(
         raise RecogniserError("--model is a vosk model folder; it does not go with --asr sphinx")
     vosk_problem = None
     if asr in ("auto", "vosk"):
-        from voice.models import ModelError, find_model, missing_model_message
+        from voice.models import ModelError, find_model, locations, missing_model_message
 
-        try:
-            location = find_model(lang, model_dir)
-        except ModelError as exc:
-            raise RecogniserError(str(exc)) from None
-        if location is None:
-            vosk_problem = missing_model_message(lang)
+        if model_dir is not None:
+            try:
+                chosen = [find_model(lang, model_dir)]
+            except ModelError as exc:
+                raise RecogniserError(f"{exc}. {_model_option_fix(lang)}") from None
         else:
-            from voice.asr.vosk import VoskRecogniser
+            chosen = [loc for loc in locations(lang) if loc.usable]
+        if not chosen:
+            vosk_problem = missing_model_message(lang)
+        from voice.asr.vosk import VoskRecogniser
 
+        damaged: list[str] = []
+        for location in chosen:
+            assert location is not None
             try:
                 recogniser = VoskRecogniser(location.path, notify=say)
             except RecogniserError as exc:
-                vosk_problem = f"{exc}; reinstall it with: farbspiel models download {lang}"
-                if asr == "vosk" or model_dir is not None:
-                    raise RecogniserError(vosk_problem) from None
-            else:
-                say(f"speech recognition: vosk, model {location.path}")
-                return recogniser
+                damaged.append(str(exc))
+                continue
+            for problem in damaged:  # an earlier model in the search order did not work
+                say(f"{problem}; reinstall it with: farbspiel models download {lang}")
+            say(f"speech recognition: vosk, model {location.path}")
+            return recogniser
+        if damaged:
+            if model_dir is not None:
+                raise RecogniserError(f"{damaged[0]}. {_model_option_fix(lang)}")
+            vosk_problem = (
+                f"{'; '.join(damaged)}; reinstall it with: farbspiel models download {lang}"
+            )
         if asr == "vosk":
             raise RecogniserError(vosk_problem)
     return _open_sphinx(lang, say, vosk_problem)
+
+
+def _model_option_fix(lang: str) -> str:
+    return (
+        "Give --model the folder of a complete vosk model, or leave --model out to use the "
+        f"installed one (install it with: farbspiel models download {lang})"
+    )
 
 
 def _open_sphinx(lang: str, say: Callable[[str], None], vosk_problem: str | None) -> Recogniser:

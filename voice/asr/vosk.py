@@ -15,6 +15,12 @@ vosk turns the phrase list into a bigram language model, so it can still output 
 sequences that are no phrase of the list (two phrases run together, a phrase cut short).
 Such transcripts keep a lower confidence (the session then asks before acting), and
 transcripts with out-of-grammar speech (``[unk]``) are dropped: table talk is never a move.
+
+A grammar also forces *any* sound into its phrases: pure noise (a fan, rain, a hiss) comes
+out as a listed phrase, measured with confidence up to 1.0. So a transcript is kept only
+if the audio of its words sounds like a voice (:class:`VoicingMeter`: periodic, as voiced
+speech is, in a fair share of its frames; noise is not); words that are noise are left
+out (a hiss just before a player speaks is decoded as one utterance with them).
 """
 
 from __future__ import annotations
@@ -63,6 +69,11 @@ QUIET_ABOVE_FLOOR = 4.0
 
 MIN_LOUD_RMS = 60.0
 """Frames quieter than this (about -55 dBFS) are never speech, even in digital silence."""
+
+NOISE_VOICED_BELOW = 0.15
+"""Words whose audio has fewer voiced frames than this share are noise.
+Measured (40 ms frames): espeak-ng speech in de/en/ko, clean to 5 dB SNR, white or pink
+noise, clipped: 0.4-1.0; white, pink, brown and clipped noise: 0.0-0.06."""
 
 PROBE_TIMEOUT = 300.0
 """Seconds a model may take to load in the checking child process."""
@@ -223,6 +234,7 @@ def verify_model(path: Path, timeout: float = PROBE_TIMEOUT) -> None:
             [sys.executable, "-m", "voice.asr.vosk", "--probe", str(path)],
             capture_output=True,
             text=True,
+            errors="replace",  # Kaldi echoes bytes of a damaged file into its messages
             timeout=timeout,
             env=env,
         )
@@ -306,6 +318,58 @@ class QuietTracker:
         return now - self.loud_until
 
 
+class VoicingMeter:
+    """The last seconds of audio, and how much of a stretch of it sounds like a voice.
+
+    A frame is voiced when its normalised autocorrelation peaks above
+    :data:`VOICED_PEAK` at a pitch period between 2.5 and 20 ms (50-400 Hz): vocal folds
+    make sound periodic, noise is not. Frames below :data:`MIN_LOUD_RMS` are not judged.
+    """
+
+    FRAME = 640  # 40 ms at 16 kHz: two periods of a low voice
+    HOP = 320
+    LAGS = (40, 320)  # 2.5-20 ms
+    VOICED_PEAK = 0.6
+    KEEP = 30 * SAMPLE_RATE
+
+    def __init__(self) -> None:
+        self.buffer = np.zeros(self.KEEP, dtype=np.float32)
+        self.count = 0  # samples added so far
+
+    def add(self, samples: np.ndarray) -> None:
+        samples = samples[-self.KEEP :]
+        at = self.count % self.KEEP
+        first = min(len(samples), self.KEEP - at)
+        self.buffer[at : at + first] = samples[:first]
+        self.buffer[: len(samples) - first] = samples[first:]
+        self.count += len(samples)
+
+    def _audio(self, start: int, end: int) -> np.ndarray:
+        index = np.arange(start, end) % self.KEEP
+        return self.buffer[index].astype(np.float64)
+
+    def voiced_share(self, start: float, end: float) -> tuple[float, int]:
+        """(share of voiced frames, frames judged) between two stream times (seconds)."""
+        first = max(int(start * SAMPLE_RATE), self.count - self.KEEP, 0)
+        last = min(int(end * SAMPLE_RATE), self.count)
+        count = (last - first - self.FRAME) // self.HOP + 1
+        if count <= 0:
+            return 0.0, 0
+        audio = self._audio(first, last)
+        index = np.arange(self.FRAME)[None, :] + self.HOP * np.arange(count)[:, None]
+        frames = audio[index]
+        frames -= frames.mean(axis=1, keepdims=True)
+        loud = np.sqrt(np.mean(frames**2, axis=1)) > MIN_LOUD_RMS
+        if not loud.any():
+            return 0.0, 0
+        spectrum = np.fft.rfft(frames[loud], 2 * self.FRAME)
+        correlation = np.fft.irfft(np.abs(spectrum) ** 2)[:, : self.FRAME]
+        overlap = self.FRAME / (self.FRAME - np.arange(self.FRAME))  # unbiased estimate
+        correlation = correlation / np.maximum(correlation[:, :1], 1e-9) * overlap
+        peaks = correlation[:, self.LAGS[0] : self.LAGS[1]].max(axis=1)
+        return float(np.mean(peaks > self.VOICED_PEAK)), int(loud.sum())
+
+
 class VoskRecogniser(Recogniser):
     """vosk with one model; the phrase list is switched with ``SetGrammar`` per phase."""
 
@@ -336,6 +400,9 @@ class VoskRecogniser(Recogniser):
         self._partial_since = 0.0
         self._decided_at = 0.0
         self._quiet = QuietTracker()
+        self._voicing = VoicingMeter()
+        self.noise_dropped = 0
+        """Transcripts dropped because their audio was noise, not a voice."""
         self.endpoint = ""
         """Which rule ended the last utterance: "vosk", "phrase" or "unfinished"."""
 
@@ -406,6 +473,7 @@ class VoskRecogniser(Recogniser):
             return None
         self._samples += len(data) // 2
         self._quiet.add(data, self.stream_seconds)
+        self._voicing.add(np.frombuffer(data, "<i2").astype(np.float32))
         if self._recogniser.AcceptWaveform(data):
             self.endpoint = "vosk"
         elif self._phrase_complete():
@@ -471,6 +539,10 @@ class VoskRecogniser(Recogniser):
         """Audio fed so far, in seconds."""
         return self._samples / self.sample_rate
 
+    def _sounds_like_voice(self, word: Word) -> bool:
+        share, judged = self._voicing.voiced_share(word.start, word.end)
+        return judged < 3 or share >= NOISE_VOICED_BELOW
+
     def _transcript(self, result: str) -> Transcript | None:
         """vosk's JSON result → a Transcript (``None`` when nothing at all was heard)."""
         try:
@@ -489,6 +561,12 @@ class VoskRecogniser(Recogniser):
         heard = [w for w in words if w.word != UNKNOWN_WORD]
         if len(heard) < len(words) or not heard:  # out-of-grammar speech: never a move
             return Transcript("", 0.0, words, end)
+        voiced = [w for w in heard if self._sounds_like_voice(w)]
+        if len(voiced) < len(heard):  # noise forced into words of the grammar
+            self.noise_dropped += 1
+            if not voiced:
+                return Transcript("", 0.0, words, end)
+            heard = voiced
         text = " ".join(w.word for w in heard)
         confidence = min(w.confidence for w in heard)
         assert self.grammar is not None
