@@ -129,7 +129,9 @@ class AlleMeineFarben(Game):
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
                 intents |= {"pass", "allowed_colours"}
-            return Expectation(frozenset(intents), player=self.turn)
+            # the recogniser listens for this object and the game's colours only
+            slots = {"object": (self.number,), "colour": COLOURS}
+            return Expectation(frozenset(intents), player=self.turn, slots=slots)
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
