@@ -33,6 +33,15 @@ class Word:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """Another sentence of the grammar the engine found nearly as likely."""
+
+    text: str
+    confidence: float
+    """0..1 on the same scale as :attr:`Transcript.confidence`."""
+
+
+@dataclass(frozen=True)
 class Transcript:
     """What the recogniser heard in one utterance."""
 
@@ -47,6 +56,10 @@ class Transcript:
 
     end: float = 0.0
     """Seconds from the start of the stream at which the utterance was decided."""
+
+    alternatives: tuple[Alternative, ...] = ()
+    """Sentences that nearly won, most likely first (empty where the engine gives none).
+    The play policy adds up the ones that mean the same as ``text``."""
 
 
 class Recogniser(ABC):
