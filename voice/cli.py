@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="player names the sentence may use (default: Anna,Ben,Cem)",
     )
     parse.add_argument("text", nargs="+", help="the sentence")
+
+    from voice.bench.cli import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -322,7 +326,13 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 # --- main --------------------------------------------------------------------------------
-COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse}
+def cmd_bench(args: argparse.Namespace) -> int:
+    from voice.bench.cli import run_bench_command
+
+    return run_bench_command(args)
+
+
+COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse, "bench": cmd_bench}
 
 
 def main(argv: list[str] | None = None) -> int:

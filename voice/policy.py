@@ -37,7 +37,7 @@ class Decision(Enum):
 class Thresholds:
     """Meaning confidences (0..1) at which the policy changes its mind."""
 
-    act: float = 0.9
+    act: float = 0.97
     """Moves at least this sure are applied at once."""
 
     confirm: float = 0.5

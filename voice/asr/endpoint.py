@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from statistics import median
@@ -52,7 +53,7 @@ class Endpointer:
 
     def __init__(
         self,
-        is_speech,  # type: ignore[no-untyped-def]  # Callable[[bytes], bool]
+        is_speech: Callable[[bytes], bool],
         frame_seconds: float,
         *,
         start_frames: int = 3,
