@@ -129,8 +129,9 @@ class AlleMeineFarben(Game):
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
                 intents |= {"pass", "allowed_colours"}
-            # the recogniser listens for this object and the game's colours only
-            slots = {"object": (self.number,), "colour": COLOURS}
+            # Recognisers listen for this game's colours and full sentences about the
+            # current object only (any object may still be named in the short form).
+            slots = {"colour": COLOURS, "object": (self.number,)}
             return Expectation(frozenset(intents), player=self.turn, slots=slots)
         return Expectation(frozenset())
 

@@ -75,7 +75,8 @@ def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:
 
 @needs_tts
 @pytest.mark.slow
-def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path) -> None:
+def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     out = tmp_path / "bench"
     run = run_cli("bench", "--quick", "--lang", "en", "--out", str(out), "--cache", str(tmp_path))
     assert run.code == 0, run.err

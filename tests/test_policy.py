@@ -96,6 +96,16 @@ def test_an_unclear_answer_is_asked_again_not_taken_as_yes() -> None:
     assert out.said[-1] == "Bitte mit ja oder nein antworten."
 
 
+def test_yes_needs_more_certainty_than_no() -> None:
+    """A wrong yes applies a wrong move; a wrong no only costs a repetition."""
+    session, out = session_at_first_turn()
+    session.hear_speech(Transcript("rot", 0.6))
+    session.hear_speech(Transcript("ja", 0.65))
+    assert session.actions == [] and session.awaiting is not None
+    session.hear_speech(Transcript("nein", 0.65))
+    assert session.actions == [] and session.awaiting is None
+
+
 def test_table_talk_is_ignored_without_a_word() -> None:
     session, out = session_at_first_turn()
     session.hear_speech(Transcript("pause", 0.05))

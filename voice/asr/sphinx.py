@@ -58,15 +58,15 @@ LANGUAGES = ("de", "en")
 # speech (espeak-ng voices de and en-us, mbrola de6 and us2, at 160 words per minute, in a
 # quiet room and in pink noise at 10 dB; see voice/bench/README.md), with "the meaning was
 # recognised" as the label.
-IN_GRAMMAR_RATIO = 0.118
+IN_GRAMMAR_RATIO = 0.107
 """Weight of the acoustic log-likelihood ratio per speech frame (grammar − phone loop)."""
-IN_GRAMMAR_DISTANCE = -6.116
+IN_GRAMMAR_DISTANCE = -6.368
 """Weight of the phone distance between the sentence's pronunciation and the free phone
 loop's phones (0: same phones, 1: nothing in common)."""
-IN_GRAMMAR_LENGTH = -1.296
+IN_GRAMMAR_LENGTH = -1.172
 """Weight of log((phones of the sentence + 1) / (phones the loop heard + 1)): a sentence
 much longer than what was said is made up."""
-IN_GRAMMAR_BIAS = 10.256
+IN_GRAMMAR_BIAS = 9.931
 SPEECH_FRAMES_MIN = 30
 """The ratio is averaged over at least this many frames (very short sounds are noisy)."""
 NBEST_SCALE = 0.03

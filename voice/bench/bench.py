@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -175,6 +176,7 @@ def parse_voice(spec: str) -> Voice:
 
 def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dict[str, Path]:
     started = time.perf_counter()
+    load_before = _load()
     todo = jobs(options, note)
     note(f"{len(todo)} tables to run ({options.jobs} at a time)")
     heard: list[Heard] = []
@@ -222,6 +224,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             for lang in options.langs
         ),
         "seconds": round(elapsed),
+        "machine": f"{os.cpu_count()} cores; load average {load_before} at the start, "
+        f"{_load()} at the end (latencies include waiting for a shared CPU)",
         "realtime": (
             f"{audio_seconds:.0f} s of audio took {compute:.0f} s to recognise "
             f"(real-time factor {compute / max(audio_seconds, 1e-9):.3f}, both passes, "
@@ -241,6 +245,13 @@ def _progress(job: _Job, heard: Sequence[Heard], played: Sequence[Played]) -> st
         f"{job.engine} {job.lang} {job.voice.label:16} {job.condition.label:12} "
         f"{right}/{len(commands)} right, {len(played)} moves, {wrong} wrong applied"
     )
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def _version(package: str) -> str:

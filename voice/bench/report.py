@@ -231,7 +231,16 @@ def write_report(
     per_voice = aggregate(heard, played, lambda x: (x.engine, x.lang, x.voice, x.condition))
     lines = ["# farbspiel speech benchmark", ""]
     lines.append(f"Command: `{meta.get('command', 'farbspiel bench')}`  ")
-    for name in ("date", "engines", "pocketsphinx", "espeak-ng", "voices", "corpus", "seconds"):
+    for name in (
+        "date",
+        "engines",
+        "pocketsphinx",
+        "espeak-ng",
+        "voices",
+        "corpus",
+        "seconds",
+        "machine",
+    ):
         if name in meta:
             lines.append(f"{name}: {meta[name]}  ")
     lines += [
