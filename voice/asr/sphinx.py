@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -104,7 +104,7 @@ class _PhraseGraph:
     words: frozenset[str]
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def _phrase_graph(lang: str, phrases: tuple[str, ...]) -> _PhraseGraph:
     """The automaton of a phrase list (shared by all recognisers of the process)."""
     spoken = [spoken_words(p, lang) for p in phrases]
@@ -232,6 +232,7 @@ class SphinxRecogniser(Recogniser):
         self._words_of: dict[str, str] = {}
         self._grammars: OrderedDict[tuple[str, ...], _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
+        self._searches = 0
         self._buffer = b""
         self._samples = 0  # samples consumed since the stream began
         self._utt_start = 0.0
@@ -268,7 +269,8 @@ class SphinxRecogniser(Recogniser):
             for spoken, phrase in graph.phrase_of.items()
         }
         start, final, arcs = graph.automaton.transitions(self._tokens)
-        search = f"phase{len(self._grammars)}_{abs(hash(phrases)) % 10**8}"
+        self._searches += 1
+        search = f"phase{self._searches}"
         try:
             fsg = self._decoder.create_fsg(search, start, final, arcs)
             self._decoder.add_fsg(search, fsg)
@@ -276,7 +278,7 @@ class SphinxRecogniser(Recogniser):
             raise ValueError(f"pocketsphinx refused the grammar: {exc}") from exc
         return _Grammar(search, phrase_of)
 
-    def _add_words(self, words: set[str]) -> None:
+    def _add_words(self, words: Iterable[str]) -> None:
         new = sorted(w for w in words if w not in self._tokens)
         if not new:
             return

@@ -224,8 +224,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             for lang in options.langs
         ),
         "seconds": round(elapsed),
-        "machine": f"{os.cpu_count()} cores; load average {load_before} at the start, "
-        f"{_load()} at the end (latencies include waiting for a shared CPU)",
+        "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
+        f"start, {_load()} at the end (compute is counted as CPU time, see README)",
         "realtime": (
             f"{audio_seconds:.0f} s of audio took {compute:.0f} s to recognise "
             f"(real-time factor {compute / max(audio_seconds, 1e-9):.3f}, both passes, "
