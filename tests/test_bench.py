@@ -74,6 +74,17 @@ def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:
 
 
 @needs_tts
+def test_a_voice_espeak_cannot_speak_is_a_clear_error(tmp_path: Path) -> None:
+    run = run_cli(
+        "bench", "--lang", "en", "--voices-en", "xx-nobody", "--out", str(tmp_path / "out")
+    )
+    assert run.code == 1
+    assert "no usable voice for en" in run.err
+    assert "left out: xx-nobody" in run.err
+    assert not (tmp_path / "out").exists()
+
+
+@needs_tts
 @pytest.mark.slow
 def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
