@@ -228,7 +228,7 @@ def wait_until(condition, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def say_until_heard(room, sound, heard, what: str, tries: int = 3) -> None:
+def say_until_heard(room, sound, heard, what: str, records, tries: int = 3) -> None:
     """Say ``sound`` into the room; like a player at the table, say it again (up to
     ``tries`` times) if it was not taken. On a loaded machine real-time capture can miss
     the first attempt; what must never happen is noise taken as a move (asserted after)."""
@@ -239,7 +239,7 @@ def say_until_heard(room, sound, heard, what: str, tries: int = 3) -> None:
             return
         except AssertionError:
             continue
-    raise AssertionError(f"{what} did not happen after {tries} tries")
+    raise AssertionError(f"{what} did not happen after {tries} tries: {records.items[-8:]}")
 
 
 @needs_ko_model
@@ -299,7 +299,7 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
         wait_until(lambda: len(session.actions) == 1, 10, "the typed first player")
         room.say(noise)
         time.sleep(1.0)  # the player speaks a moment after the hiss
-        say_until_heard(room, pink, lambda: len(session.actions) == 2, "the spoken colour")
+        say_until_heard(room, pink, lambda: len(session.actions) == 2, "the spoken colour", records)
         room.unplug()
         wait_until(lambda: "microphone_lost" in records.types(), 10, "noticing the loss")
         room.plug_in()
@@ -308,7 +308,11 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
         room.say(noise)
         time.sleep(1.0)
         say_until_heard(
-            room, orange, lambda: len(session.actions) == 3, "the colour said after the return"
+            room,
+            orange,
+            lambda: len(session.actions) == 3,
+            "the colour said after the return",
+            records,
         )
         os.write(write_fd, b"beenden\nja\n")
         game.join(10)

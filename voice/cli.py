@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     from voice.recognize import add_recognize_parser
 
     add_recognize_parser(commands)
+    from voice.bench.cli import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -417,6 +420,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 # --- main --------------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    from voice.bench.cli import run_bench_command
+
+    return run_bench_command(args)
+
+
 def cmd_recognize(args: argparse.Namespace) -> int:
     from voice.recognize import run_recognize
 
@@ -430,6 +439,7 @@ COMMANDS = {
     "models": cmd_models,
     "recognize": cmd_recognize,
     "cards": cmd_cards,
+    "bench": cmd_bench,
 }
 
 

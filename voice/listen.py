@@ -28,10 +28,6 @@ from voice.session import Phase, Session
 ECHO_TAIL = 0.3
 """Seconds after farbspiel's speech during which the room may still echo it."""
 
-IGNORE_BELOW = 0.3
-"""Transcripts less sure than this are dropped (between this and the session's
-``confirm_below`` they are confirmed with a yes/no question)."""
-
 POLL_SECONDS = 0.1
 """Longest wait for audio before timers and typed input are looked at again."""
 
@@ -111,7 +107,6 @@ def run_microphone(
     clock: Clock,
     *,
     keyboard: LineReader | None = None,
-    ignore_below: float = IGNORE_BELOW,
     notify: Callable[[str], None] | None = None,
     heard: Callable[[Transcript], None] | None = None,
     reopen: Callable[[], AudioSource] | None = None,
@@ -126,6 +121,8 @@ def run_microphone(
     AudioError ends the loop.
     """
     clock = StoppableClock(clock)
+    # the engine's own confidence scale decides what is acted on, confirmed or ignored
+    session.policy = session.policy.for_recogniser(recogniser)
     if session.clock is not None:
         session.clock = clock.now  # timers must not run while the microphone is gone
     phrases = PhraseCache()
@@ -203,15 +200,7 @@ def run_microphone(
             continue
         if heard is not None:
             heard(transcript)
-        session.out.record(
-            {
-                "type": "heard",
-                "text": transcript.text,
-                "confidence": round(transcript.confidence, 3),
-            }
-        )
-        if transcript.text and transcript.confidence >= ignore_below:
-            session.hear(transcript.text, transcript.confidence)
+        session.hear_speech(transcript)  # the play policy: act, confirm, ask again, ignore
 
 
 def _look_again(reopen: Callable[[], AudioSource]) -> AudioSource | None:

@@ -14,11 +14,13 @@ from typing import Any
 
 from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
 from voice.adapters.base import GameAdapter
+from voice.asr.base import Transcript
 from voice.grammar import Grammar
 from voice.intents import MAX_CHARS, Intent, IntentParser
 from voice.journal import Header, Journal, JournalError
 from voice.messages import Messages
 from voice.output import Output
+from voice.policy import Decision, PlayPolicy
 from voice.settings import DEFAULT_RATE, MAX_RATE, MIN_RATE, RATE_STEP, clamp_rate
 
 CONFIRM_BELOW = 0.8
@@ -76,6 +78,7 @@ class Session:
         now: float = 0.0,
         confirm_below: float = CONFIRM_BELOW,
         private: Output | None = None,
+        policy: PlayPolicy | None = None,
     ) -> None:
         self.adapter = adapter
         self.lang = lang
@@ -87,6 +90,7 @@ class Session:
         self.confirm_below = confirm_below
         self.grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
         self.parser: IntentParser = adapter.parser(self.grammar, setup)
+        self.policy = policy or PlayPolicy(self.parser)
         self.messages = Messages(lang, adapter.game_id, adapter.terms(lang))
         self.game: Game = adapter.create(setup)
         self.actions: list[Action] = list(actions)
@@ -153,6 +157,14 @@ class Session:
             expecting.quiet,
         )
 
+    @property
+    def awaiting(self) -> tuple[str, Action | None] | None:
+        """The yes/no question farbspiel waits for: ``(kind, action)`` with kind
+        ``"move"``, ``"undo"`` or ``"quit"``; ``None`` when it asked nothing."""
+        if self._pending is None:
+            return None
+        return self._pending.kind, self._pending.action
+
     def phrases(self) -> list[str]:
         """The sentences a recogniser should listen for now (normalised, unique)."""
         phase = self.phase()
@@ -178,6 +190,43 @@ class Session:
             self._say_only([Event(key)])
             return
         self._handle(intent, min(confidence, intent.score), phase)
+
+    def hear_speech(self, transcript: Transcript) -> None:
+        """Handle one recognised utterance: the play policy decides whether to act on it,
+        confirm it first, ask again, or ignore it as table talk."""
+        if self.finished:
+            return
+        phase = self.phase()
+        answering = self._pending is not None
+        verdict = self.policy.decide(
+            transcript, phase.intents, phase.slots, self.is_move, answering=answering
+        )
+        self.out.record(
+            {
+                "type": "heard",
+                "text": transcript.text,
+                "confidence": round(verdict.confidence, 3),
+                "decision": verdict.decision.value,
+            }
+        )
+        if verdict.decision is Decision.IGNORE:
+            return
+        if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
+            self._say_only([Event("yes_or_no" if answering else "say_again")])
+            return
+        # the policy has decided; the confidence only tells _move whether to confirm
+        sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        self._handle(verdict.intent, sure, phase)
+
+    def is_move(self, intent: Intent) -> bool:
+        """Intents that change the game (and so are worth a confirmation)."""
+        name = intent.name
+        return (
+            name in self.grammar.game_intents
+            and name not in ("affirm", "deny")
+            and name not in self.adapter.queries
+            and name not in self.adapter.status_intents
+        )
 
     def _handle(self, intent: Intent, confidence: float, phase: Phase) -> None:
         name = intent.name
@@ -525,6 +574,7 @@ _SESSION_KEYS = frozenset(
         "nothing_to_undo",
         "cancelled",
         "yes_or_no",
+        "say_again",
         "nothing_to_confirm",
         "paused",
         "still_paused",

@@ -40,7 +40,14 @@ from typing import Any
 
 import numpy as np
 
-from voice.asr.base import SAMPLE_RATE, Recogniser, RecogniserError, Transcript, Word
+from voice.asr.base import (
+    SAMPLE_RATE,
+    Recogniser,
+    RecogniserError,
+    Thresholds,
+    Transcript,
+    Word,
+)
 
 UNKNOWN_WORD = "[unk]"
 """vosk's word for out-of-grammar speech (in the models that have it)."""
@@ -374,6 +381,11 @@ class VoskRecogniser(Recogniser):
     """vosk with one model; the phrase list is switched with ``SetGrammar`` per phase."""
 
     engine = "vosk"
+
+    # vosk's word confidences are posteriors; with a phrase list a clear command scores
+    # near 1 and anything not in the list is capped at OUT_OF_LIST_CONFIDENCE, so such
+    # moves are confirmed, never applied at once.
+    thresholds = Thresholds(act=0.8, confirm=0.3, answer=0.3, affirm=0.5, ignore=0.3)
 
     def __init__(
         self,
