@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     python3-venv espeak-ng libespeak-ng1 libportaudio2 sox alsa-utils \
-    pulseaudio pulseaudio-utils >/dev/null
+    pulseaudio pulseaudio-utils libasound2-plugins >/dev/null
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi

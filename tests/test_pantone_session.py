@@ -471,3 +471,42 @@ def test_resume_tells_the_artist_their_dealt_cards_again_privately(tmp_path: Pat
     assert run.err.splitlines() == hand  # the same four cards, privately
     assert "Anna, put one of your 4 cards aside" in " ".join(run.said)
     assert {"type": "private", "to": "Anna", "about": "hand"} in run.events
+
+
+def test_in_real_time_the_next_guess_window_starts_after_the_announcement():
+    """Saying "no guess from Ben, Cem's turn" takes time; Cem's five seconds start after."""
+    from games.engine import Setup
+    from voice.adapters import adapter_for
+    from voice.session import Session
+
+    now = [0.0]
+
+    class SpeakingTakesTime:
+        def say(self, text: str) -> None:
+            now[0] += 2.0  # each spoken line takes two seconds of real time
+
+        def record(self, record: dict) -> None:
+            pass
+
+        def set_rate(self, wpm: int) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    adapter = adapter_for("pantone")
+    setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options("en"))
+    session = Session(adapter, "en", setup, SpeakingTakesTime())
+    session.clock = lambda: now[0]
+    session.start()
+    for line in ("card 1", "done"):
+        session.hear(line)
+        session.tick(now[0])
+    assert session.game.current_player() == "Ben"
+    wait = session.seconds_to_next_timer()
+    assert wait == pytest.approx(5.0)
+    now[0] += wait  # Ben stays silent for his whole window
+    session.tick(now[0])
+    assert session.game.current_player() == "Cem"
+    session.tick(now[0])  # the loop looks at the clock again once the words are out
+    assert session.seconds_to_next_timer() == pytest.approx(5.0)

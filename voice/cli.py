@@ -20,10 +20,13 @@ from typing import Any
 from games.data import DataError
 from games.engine import Setup, SetupError
 from voice.adapters import ADAPTERS, UsageError, adapter_for
+from voice.asr import ENGINES, RecogniserError
+from voice.audio import AudioError
 from voice.clock import RealClock, VirtualClock
 from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
 from voice.journal import Contents, Header, Journal, JournalError, read, rewrite
 from voice.loop import LineReader, run_keyboard, run_script
+from voice.models import ModelError, add_models_parser, cmd_models
 from voice.output import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
 from voice.session import Session
 from voice.settings import (
@@ -85,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
     cards.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
     cards.add_argument("--deck", type=Path, metavar="FILE", help="a deck file of your own")
+    add_models_parser(commands, _Parser)
+    from voice.recognize import add_recognize_parser
+
+    add_recognize_parser(commands)
+    from voice.bench.cli import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -106,9 +116,10 @@ def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
 def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--input",
-        choices=("auto", "keyboard"),
+        choices=("auto", "mic", "keyboard"),
         default="auto",
-        help="where moves come from (default: auto)",
+        help="where moves come from: the microphone or the keyboard "
+        "(default: auto, the microphone when one works)",
     )
     p.add_argument(
         "--script",
@@ -118,10 +129,18 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--voice",
-        choices=("auto", "text", "none"),
+        choices=("auto", "tts", "text", "none"),
         default="auto",
-        help="how farbspiel answers (default: auto)",
+        help="how farbspiel answers: speech and text, text, or nothing "
+        "(default: auto, speech when sound can be played)",
     )
+    p.add_argument(
+        "--asr",
+        choices=ENGINES,
+        default="auto",
+        help="speech recogniser (default: auto, vosk when its model is installed)",
+    )
+    p.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder to use")
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
     p.add_argument(
         "--private",
@@ -172,12 +191,18 @@ def _check_rate(rate: int | None) -> int | None:
     return rate
 
 
-def _make_output(args: argparse.Namespace) -> Output:
+def _make_output(args: argparse.Namespace, lang: str) -> Output:
     outputs: list[Output] = []
     if args.json:
         outputs.append(JsonOutput(sys.stdout))
-    if args.voice in ("auto", "text") and not args.json:
+    if args.voice in ("auto", "tts", "text") and not args.json:
         outputs.append(TextOutput(sys.stdout))
+    if args.script is None and args.voice in ("auto", "tts"):
+        from voice.devices import open_speech
+
+        speech = open_speech(lang, args.voice, quiet=args.json)
+        if speech is not None:
+            outputs.append(speech)
     return MultiOutput(outputs) if outputs else NullOutput()
 
 
@@ -196,6 +221,16 @@ def _make_private_output(args: argparse.Namespace) -> Output | None:
     return TextOutput(stream, prefix="", owned=True)
 
 
+def _check_audio_options(args: argparse.Namespace) -> None:
+    """With --script nothing touches an audio device (the contract tests rely on it)."""
+    if args.script is None:
+        return
+    if args.input == "mic":
+        raise UsageError("--script takes the place of the microphone; leave out --input mic")
+    if args.voice == "tts":
+        raise UsageError("--script runs in virtual time without sound; leave out --voice tts")
+
+
 def _default_save(game_id: str) -> Path:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     return data_dir() / "saves" / f"{game_id}-{stamp}.jsonl"
@@ -210,6 +245,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UsageError("--seed must be 0 or more")
     seed = args.seed if args.seed is not None else _dt.datetime.now().microsecond
     options = adapter.options(args, args.lang)
+    _check_audio_options(args)
     setup = Setup(players, seed, first, options)
     try:
         adapter.create(setup)  # checks the setup before anything is written
@@ -225,7 +261,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         adapter,
         args.lang,
         setup,
-        _make_output(args),
+        _make_output(args, args.lang),
         journal=journal,
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
         private=_make_private_output(args),
@@ -238,6 +274,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     contents = read(path)
     adapter = adapter_for(contents.header.game)
     rate = _check_rate(args.rate)
+    _check_audio_options(args)
     script = _open_script(args.script)
     if rate is None:
         rate = clamp_rate(contents.settings.get("rate", load_settings().get("rate")))
@@ -250,7 +287,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         adapter,
         contents.header.lang,
         contents.header.setup,
-        _make_output(args),
+        _make_output(args, contents.header.lang),
         actions=contents.actions,
         rate=rate,
         private=_make_private_output(args),
@@ -302,6 +339,13 @@ def _run(
             run_script(session, script, clock)
         else:
             clock_real = RealClock()
+            session.clock = clock_real.now
+            from voice.devices import open_microphone_input
+
+            mic = open_microphone_input(args, session.lang)
+            if mic is not None:
+                mic.run(session, clock_real, resumed, dropped_tail)
+                return EXIT_OK
             session.reset_clock(clock_real.now())
             if args.input == "auto" and not args.json:
                 print(
@@ -436,7 +480,27 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 
 # --- main --------------------------------------------------------------------------------
-COMMANDS = {"play": cmd_play, "resume": cmd_resume, "parse": cmd_parse, "cards": cmd_cards}
+def cmd_bench(args: argparse.Namespace) -> int:
+    from voice.bench.cli import run_bench_command
+
+    return run_bench_command(args)
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    from voice.recognize import run_recognize
+
+    return run_recognize(args)
+
+
+COMMANDS = {
+    "play": cmd_play,
+    "resume": cmd_resume,
+    "parse": cmd_parse,
+    "models": cmd_models,
+    "recognize": cmd_recognize,
+    "cards": cmd_cards,
+    "bench": cmd_bench,
+}
 
 
 _POSITIONAL = frozenset({"command", "game", "text", "file"})
@@ -464,7 +528,15 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"farbspiel: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except (CliError, JournalError, GrammarError, DataError) as exc:
+    except (
+        CliError,
+        JournalError,
+        GrammarError,
+        DataError,
+        ModelError,
+        RecogniserError,
+        AudioError,
+    ) as exc:
         print(f"farbspiel: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:

@@ -8,17 +8,19 @@ actions or questions. Every accepted action is journalled before it is announced
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
 from voice.adapters.base import GameAdapter
+from voice.asr.base import Transcript
 from voice.grammar import Grammar
 from voice.intents import MAX_CHARS, Intent, IntentParser
 from voice.journal import Header, Journal, JournalError, rewrite
 from voice.messages import Messages
 from voice.output import Output
+from voice.policy import Decision, PlayPolicy
 from voice.settings import DEFAULT_RATE, MAX_RATE, MIN_RATE, RATE_STEP, clamp_rate
 
 CONFIRM_BELOW = 0.8
@@ -76,6 +78,7 @@ class Session:
         now: float = 0.0,
         confirm_below: float = CONFIRM_BELOW,
         private: Output | None = None,
+        policy: PlayPolicy | None = None,
     ) -> None:
         self.adapter = adapter
         self.lang = lang
@@ -87,6 +90,7 @@ class Session:
         self.confirm_below = confirm_below
         self.grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
         self.parser: IntentParser = adapter.parser(self.grammar, setup)
+        self.policy = policy or PlayPolicy(self.parser)
         self.messages = Messages(lang, adapter.game_id, adapter.terms(lang))
         self.game: Game = adapter.create(setup)
         self.actions: list[Action] = list(actions)
@@ -105,6 +109,8 @@ class Session:
         self._paused_total = 0.0
         self._now = now
         self._replayed = False
+        self.clock: Callable[[], float] | None = None
+        """The real clock, where there is one (virtual time in scripts leaves it unset)."""
 
     # --- life cycle ------------------------------------------------------------------
     def start(self, resumed: bool = False, note_dropped_tail: bool = False) -> None:
@@ -153,6 +159,14 @@ class Session:
             expecting.quiet,
         )
 
+    @property
+    def awaiting(self) -> tuple[str, Action | None] | None:
+        """The yes/no question farbspiel waits for: ``(kind, action)`` with kind
+        ``"move"``, ``"undo"`` or ``"quit"``; ``None`` when it asked nothing."""
+        if self._pending is None:
+            return None
+        return self._pending.kind, self._pending.action
+
     def phrases(self) -> list[str]:
         """The sentences a recogniser should listen for now (normalised, unique)."""
         phase = self.phase()
@@ -178,6 +192,43 @@ class Session:
             self._say_only([Event(key)])
             return
         self._handle(intent, min(confidence, intent.score), phase)
+
+    def hear_speech(self, transcript: Transcript) -> None:
+        """Handle one recognised utterance: the play policy decides whether to act on it,
+        confirm it first, ask again, or ignore it as table talk."""
+        if self.finished:
+            return
+        phase = self.phase()
+        answering = self._pending is not None
+        verdict = self.policy.decide(
+            transcript, phase.intents, phase.slots, self.is_move, answering=answering
+        )
+        self.out.record(
+            {
+                "type": "heard",
+                "text": transcript.text,
+                "confidence": round(verdict.confidence, 3),
+                "decision": verdict.decision.value,
+            }
+        )
+        if verdict.decision is Decision.IGNORE:
+            return
+        if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
+            self._say_only([Event("yes_or_no" if answering else "say_again")])
+            return
+        # the policy has decided; the confidence only tells _move whether to confirm
+        sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        self._handle(verdict.intent, sure, phase)
+
+    def is_move(self, intent: Intent) -> bool:
+        """Intents that change the game (and so are worth a confirmation)."""
+        name = intent.name
+        return (
+            name in self.grammar.game_intents
+            and name not in ("affirm", "deny")
+            and name not in self.adapter.queries
+            and name not in self.adapter.status_intents
+        )
 
     def _handle(self, intent: Intent, confidence: float, phase: Phase) -> None:
         name = intent.name
@@ -429,7 +480,14 @@ class Session:
             fired_at = due.armed_at + due.timer.seconds
             del self._timers[due.timer.id]
             self._apply(due.timer.action)
-            self._sync_timers(fired_at)  # timers armed by this action start when it fired
+            if self.clock is not None:
+                # Real time: saying what the timer caused took a while; timers it armed
+                # (the next guess window) start once the words are out, not before.
+                self._now = max(self._now, self.clock())
+                active = self._active(self._now)
+                self._sync_timers(active)
+            else:
+                self._sync_timers(fired_at)  # virtual time: they start when it fired
 
     def seconds_to_next_timer(self) -> float | None:
         """How long until the next timer fires (``None``: no timer, or paused)."""
@@ -503,6 +561,14 @@ class Session:
             if text:
                 self.out.say(text)
 
+    def notice(self, key: str, params: dict[str, Any] | None = None, prompt: bool = False) -> None:
+        """Tell the table about something outside the game (the microphone went away or
+        came back); with ``prompt``, then say again what the game waits for."""
+        self.out.record({"type": key, **(params or {})})
+        self._say_only([Event(key, params or {})])
+        if prompt and not self.finished and self._pending is None and not self.paused:
+            self._respond(self.game.prompt())
+
     def _refuse(self, key: str, params: dict[str, Any], prompt: bool = False) -> None:
         self.out.record({"type": "refused", "reason": key, **params})
         events = [Event(key, params)] + (self.game.prompt() if prompt else [])
@@ -524,6 +590,7 @@ _SESSION_KEYS = frozenset(
         "nothing_to_undo",
         "cancelled",
         "yes_or_no",
+        "say_again",
         "nothing_to_confirm",
         "paused",
         "still_paused",

@@ -33,6 +33,15 @@ class Word:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """Another sentence of the grammar the engine found nearly as likely."""
+
+    text: str
+    confidence: float
+    """0..1 on the same scale as :attr:`Transcript.confidence`."""
+
+
+@dataclass(frozen=True)
 class Transcript:
     """What the recogniser heard in one utterance."""
 
@@ -48,9 +57,40 @@ class Transcript:
     end: float = 0.0
     """Seconds from the start of the stream at which the utterance was decided."""
 
+    alternatives: tuple[Alternative, ...] = ()
+    """Sentences that nearly won, most likely first (empty where the engine gives none).
+    The play policy adds up the ones that mean the same as ``text``."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Meaning confidences (0..1) at which the play policy (:mod:`voice.policy`) changes its
+    mind. They belong to an engine: each measures confidence on a scale of its own. The
+    defaults are pocketsphinx's, fitted on the benchmark (voice/bench/README.md)."""
+
+    act: float = 0.97
+    """Moves at least this sure are applied at once."""
+
+    confirm: float = 0.5
+    """Moves at least this sure (and below ``act``) are confirmed first."""
+
+    answer: float = 0.5
+    """Everything else (questions, commands, "no") at least this sure is done."""
+
+    affirm: float = 0.75
+    """A "yes" to a confirmation question must be at least this sure: a wrong yes applies
+    a wrong move, a wrong no only costs a repetition."""
+
+    ignore: float = 0.3
+    """Anything less sure is table talk and ignored; in between, the player is asked again."""
+
 
 class Recogniser(ABC):
     """One engine with its model loaded, listening for a phrase list."""
+
+    thresholds: Thresholds = Thresholds()
+    """How sure this engine's transcripts must be to act on them, confirm them, or ignore
+    them (see :class:`Thresholds`)."""
 
     @abstractmethod
     def set_phrases(self, phrases: Sequence[str]) -> None:

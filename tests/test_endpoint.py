@@ -1,0 +1,72 @@
+"""Utterance detection around a per-frame speech classifier (pure logic, fake VAD)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from voice.asr.endpoint import Endpointer, Step, level_db
+
+FRAME = 480  # 30 ms at 16 kHz
+
+
+def frame(level: float, loud: bool) -> bytes:
+    """A frame whose first sample says whether the fake VAD calls it speech."""
+    samples = np.random.default_rng(0).standard_normal(FRAME) * level
+    samples[0] = 1 if loud else 0
+    return np.clip(samples, -32768, 32767).astype("<i2").tobytes()
+
+
+def fake_vad(data: bytes) -> bool:
+    return np.frombuffer(data, dtype="<i2")[0] == 1
+
+
+def run(endpointer: Endpointer, frames: list[bytes]) -> list[tuple[Step, float]]:
+    return [(f.step, round(f.trailing, 2)) for f in map(endpointer.process, frames)]
+
+
+def test_an_utterance_starts_after_a_few_speech_frames_with_its_preroll() -> None:
+    ep = Endpointer(fake_vad, 0.03, start_frames=3, start_window=5, preroll=0.3)
+    quiet, loud = frame(30, False), frame(3000, True)
+    steps = [ep.process(f) for f in [quiet] * 12 + [loud] * 3]
+    assert [s.step for s in steps[:14]] == [Step.SILENCE] * 14
+    start = steps[14]
+    assert start.step is Step.START
+    assert len(start.audio) == 10 * 2 * FRAME  # 0.3 s of pre-roll, speech included
+    assert ep.in_utterance
+
+
+def test_trailing_quiet_is_counted_and_speech_resets_it() -> None:
+    ep = Endpointer(fake_vad, 0.03)
+    quiet, loud = frame(30, False), frame(3000, True)
+    run(ep, [quiet] * 20 + [loud] * 3)
+    assert run(ep, [quiet, quiet, loud, quiet]) == [
+        (Step.SPEECH, 0.03),
+        (Step.SPEECH, 0.06),
+        (Step.SPEECH, 0.0),
+        (Step.SPEECH, 0.03),
+    ]
+    ep.end()
+    assert not ep.in_utterance
+
+
+def test_noise_the_vad_calls_speech_counts_as_quiet_near_the_floor() -> None:
+    """Steady noise after the player stopped: the VAD says speech, the level says floor."""
+    ep = Endpointer(fake_vad, 0.03)
+    floor = frame(300, False)
+    noisy = frame(320, True)  # VAD: speech, but barely above the noise floor
+    run(ep, [floor] * 40 + [frame(3000, True)] * 20)
+    assert run(ep, [noisy] * 3)[-1] == (Step.SPEECH, 0.09)
+
+
+def test_quiet_relative_to_the_speakers_own_level() -> None:
+    """Other people talking (no quiet floor): frames far below the player's speech."""
+    ep = Endpointer(fake_vad, 0.03, below_speech=18.0)
+    run(ep, [frame(3000, True)] * 30)  # no floor heard yet: the table was never quiet
+    assert run(ep, [frame(200, True)] * 2)[-1] == (Step.SPEECH, 0.06)
+    assert run(ep, [frame(1500, True)])[-1] == (Step.SPEECH, 0.0)
+
+
+def test_levels_in_decibels() -> None:
+    full = (np.ones(FRAME) * 32767).astype("<i2").tobytes()
+    assert abs(level_db(full)) < 0.01
+    assert level_db(bytes(2 * FRAME)) < -90

@@ -1,0 +1,133 @@
+"""The real pocketsphinx recogniser on audio made by espeak-ng."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from speech import hear, needs_tts, utterance
+
+from games.engine import Setup
+from voice.adapters import adapter_for
+from voice.asr.base import RecogniserError, transcribe
+from voice.asr.sphinx import SphinxRecogniser
+from voice.grammar import Grammar
+from voice.intents import IntentParser
+from voice.output import NullOutput
+from voice.policy import Thresholds
+from voice.session import Session
+
+pytestmark = [needs_tts, pytest.mark.slow]
+
+
+def play_phrases(lang: str) -> list[str]:
+    setup = Setup(("Anna", "Ben", "Cem"), 7, "Ben", {"variant": "basic"})
+    session = Session(adapter_for("alle-meine-farben"), lang, setup, NullOutput())
+    session.start()
+    return session.phrases()
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory) -> SphinxRecogniser:
+    cache = tmp_path_factory.mktemp("pron") / "en.json"
+    recogniser = SphinxRecogniser("en", pronunciation_cache=cache)
+    recogniser.set_phrases(play_phrases("en"))
+    # a table starts with a few words before the first command
+    hear(recogniser, utterance("hello everybody, let's play", "en-us", seed=9))
+    return recogniser
+
+
+def meaning(lang: str, text: str) -> tuple:
+    adapter = adapter_for("alle-meine-farben")
+    lists = adapter.dynamic_lists(Setup(("Anna", "Ben", "Cem")), lang)
+    intent = IntentParser(Grammar(lang, "alle-meine-farben", lists)).parse(text)
+    assert intent is not None, text
+    return intent.name, intent.slots.get("colour")
+
+
+def test_english_commands_are_recognised(english: SphinxRecogniser) -> None:
+    said = ["I'll paint the ball purple", "which colours are allowed", "I pass", "yellow"]
+    heard = [hear(english, utterance(text, "en-us", seed=i)) for i, text in enumerate(said)]
+    assert [len(ts) for ts in heard] == [1, 1, 1, 1]
+    assert [meaning("en", ts[0].text) for ts in heard] == [
+        ("place", "purple"),
+        ("allowed_colours", None),
+        ("pass", None),
+        ("place", "yellow"),
+    ]
+    assert all(ts[0].confidence > 0.5 for ts in heard)
+
+
+def test_numbers_come_back_as_the_phrase_the_parser_knows(english: SphinxRecogniser) -> None:
+    (transcript,) = hear(english, utterance("what's in row two", "en-us", seed=3))
+    assert transcript.text == "what's in row 2"
+    assert [w.word for w in transcript.words] == ["what's", "in", "row", "two"]
+    assert transcript.words[0].start < transcript.words[-1].end < transcript.end
+
+
+def test_table_talk_gets_a_low_confidence(english: SphinxRecogniser) -> None:
+    talk = ["the weather is really lovely today", "could you pass me the water please"]
+    for i, text in enumerate(talk):
+        for transcript in hear(english, utterance(text, "en-us", seed=20 + i)):
+            assert transcript.confidence < 0.15, transcript
+
+
+def test_german_through_the_english_model(tmp_path: Path) -> None:
+    """German words said the German way reach the en-us model; where it mistakes a colour
+    (it does: see the benchmark), the confidence is too low to act on without asking."""
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(play_phrases("de"))
+    hear(recogniser, utterance("Hallo zusammen, wir fangen an", "de", seed=9))
+    said = {
+        "Ich male den Ball blau an": "blue",
+        "den Ball grün": "green",
+        "orange für den Ball": "orange",
+        "lila": "purple",
+    }
+    right = 0
+    for i, (text, colour) in enumerate(said.items()):
+        (transcript,) = hear(recogniser, utterance(text, "de", seed=i))
+        if meaning("de", transcript.text) == ("place", colour):
+            right += 1
+        else:
+            assert transcript.confidence < Thresholds().act, transcript
+    assert right >= 3
+    recogniser.set_phrases(["ja", "nein", "ja genau", "nein falsch"])
+    (answer,) = hear(recogniser, utterance("nein", "de", seed=2))
+    assert answer.text == "nein"
+
+
+def test_silence_and_empty_audio_give_nothing(tmp_path: Path) -> None:
+    recogniser = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
+    recogniser.set_phrases(["yes", "no"])
+    assert list(transcribe(recogniser, [])) == []
+    assert list(transcribe(recogniser, [b"\0\0" * 16000] * 3)) == []
+    assert recogniser.accept(b"") is None
+    assert recogniser.accept(b"\x01") is None  # half a sample waits for the rest
+    assert recogniser.finish() is None
+
+
+def test_reset_forgets_an_utterance_half_heard(tmp_path: Path) -> None:
+    recogniser = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
+    recogniser.set_phrases(["yes", "no"])
+    audio = utterance("no", "en-us", seed=4)
+    half = len(audio) // 2 // 2 * 2
+    hear(recogniser, audio[:half])
+    recogniser.reset()
+    assert recogniser.finish() is None
+
+
+def test_bad_phrase_lists_never_reach_the_engine(tmp_path: Path) -> None:
+    recogniser = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
+    with pytest.raises(RecogniserError, match="set_phrases"):
+        recogniser.accept(b"\0\0" * 800)
+    for bad in ([], [""], ["   "], ["yes", "n@"]):
+        with pytest.raises(ValueError):
+            recogniser.set_phrases(bad)
+
+
+def test_unknown_language_and_missing_model_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(RecogniserError, match="de and en"):
+        SphinxRecogniser("fr")
+    with pytest.raises(RecogniserError, match="pip install --force-reinstall pocketsphinx"):
+        SphinxRecogniser("en", model_dir=tmp_path)

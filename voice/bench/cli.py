@@ -1,0 +1,122 @@
+"""``farbspiel bench``: its command-line options (kept light: the benchmark itself is only
+imported when it runs)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+LANGS = ("de", "en")
+ENGINES = ("sphinx", "vosk")
+
+
+def add_bench_parser(commands: Any) -> None:
+    bench = commands.add_parser(
+        "bench",
+        help="the speech benchmark (synthetic speech + noise → recogniser → report)",
+        description="Synthesises the game's commands and table talk with several voices, "
+        "mixes in noise, runs the real recogniser, parser and play policy, and writes "
+        "report.md, chart.png and results.json into --out.",
+    )
+    bench.add_argument("--lang", default="de,en", help="languages, comma-separated (de,en)")
+    bench.add_argument("--engine", default="sphinx", help="engines, comma-separated (sphinx)")
+    bench.add_argument(
+        "--voices-de",
+        help="espeak-ng voices for German, NAME or NAME@WPM (default: "
+        "de,de@200,de+f3,mb-de6; mbrola voices where installed)",
+    )
+    bench.add_argument(
+        "--voices-en",
+        help="espeak-ng voices for English, NAME or NAME@WPM (default: "
+        "en-us,en-us@200,en-us+f3,mb-us2)",
+    )
+    bench.add_argument(
+        "--noise",
+        default="clean,pink:20,pink:10,pink:5,white:10,babble:10",
+        help="noise conditions: clean (pink 35 dB below speech) or KIND:SNR with KIND "
+        "pink, white or babble",
+    )
+    bench.add_argument("--out", type=Path, default=Path("bench-results"), help="output folder")
+    bench.add_argument("--quick", action="store_true", help="a small smoke run (CI)")
+    bench.add_argument("--no-play", action="store_true", help="skip the play-policy games")
+    bench.add_argument("--jobs", type=int, default=1, help="tables run in parallel (1)")
+    bench.add_argument("--seed", type=int, default=1, help="seed of the reference game (1)")
+    bench.add_argument("--model", type=Path, help="vosk model folder (vosk engine)")
+    bench.add_argument("--cache", type=Path, help="where synthesised speech is kept between runs")
+
+
+def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    from voice.adapters.base import UsageError
+
+    items = tuple(v.strip() for v in value.split(",") if v.strip())
+    if not items:
+        raise UsageError(f"{name} needs at least one value")
+    if allowed is not None:
+        for item in items:
+            if item not in allowed:
+                raise UsageError(f"{name}: {item!r} is not one of {', '.join(allowed)}")
+    return items
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    from voice.adapters.base import UsageError
+    from voice.asr.pronounce import cache_dir
+    from voice.bench.audio import AudioError
+    from voice.bench.bench import BenchError, BenchOptions, parse_voice, quick_options, run_bench
+    from voice.bench.run import Condition
+    from voice.cli import CliError
+
+    langs = _list(args.lang, "--lang", LANGS)
+    engines = _list(args.engine, "--engine", ENGINES)
+    noise = _list(args.noise, "--noise")
+    for spec in noise:
+        try:
+            Condition.parse(spec)
+        except ValueError as exc:
+            raise UsageError(f"--noise: {exc}") from None
+    if not 1 <= args.jobs <= 16:
+        raise UsageError("--jobs must be between 1 and 16")
+    if args.seed < 0:
+        raise UsageError("--seed must be 0 or more")
+    options = BenchOptions(
+        out=args.out,
+        langs=langs,
+        engines=engines,
+        conditions=noise,
+        play=not args.no_play,
+        jobs=args.jobs,
+        seed=args.seed,
+        model_dir=args.model,
+        cache_dir=args.cache or cache_dir() / "bench",
+        command="farbspiel " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+    )
+    voices = dict(options.voices)
+    for lang, given in (("de", args.voices_de), ("en", args.voices_en)):
+        if given:
+            voices[lang] = _list(given, f"--voices-{lang}")
+            for spec in voices[lang]:
+                try:
+                    parse_voice(spec)
+                except ValueError as exc:
+                    raise UsageError(f"--voices-{lang}: {exc}") from None
+    options = BenchOptions(**{**options.__dict__, "voices": voices})
+    if args.quick:
+        options = quick_options(options)
+
+    def note(text: str) -> None:
+        print(f"farbspiel bench: {text}", file=sys.stderr, flush=True)
+
+    try:
+        paths = run_bench(options, note)
+    except (BenchError, AudioError) as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot write the report to {args.out}: {exc.strerror}") from None
+    for kind, path in paths.items():
+        print(f"{kind}: {path}")
+    if "chart" not in paths:
+        note("no chart: matplotlib is missing (pip install 'farbspiel[bench]')")
+    return 0

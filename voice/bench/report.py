@@ -1,0 +1,331 @@
+"""Benchmark numbers → a markdown report, a PNG chart and the raw results as JSON."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from voice.bench.run import Heard, Played
+
+
+@dataclass
+class Row:
+    """Aggregated numbers of one group (engine, language, [voice,] condition)."""
+
+    key: tuple[str, ...]
+    utterances: int = 0
+    accuracy: float | None = None
+    false_accepts: float | None = None
+    table_talk: int = 0
+    p50: float | None = None
+    p95: float | None = None
+    moves: int = 0
+    wrong_per_move: float | None = None
+    confirmations_per_move: float | None = None
+    utterances_per_move: float | None = None
+    typed_per_move: float | None = None
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(values, q)) if values else None
+
+
+def aggregate(
+    heard: Sequence[Heard], played: Sequence[Played], key: Callable[[Any], tuple[str, ...]]
+) -> list[Row]:
+    groups: dict[tuple[str, ...], tuple[list[Heard], list[Played]]] = defaultdict(lambda: ([], []))
+    for h in heard:
+        groups[key(h)][0].append(h)
+    for p in played:
+        groups[key(p)][1].append(p)
+    rows = []
+    for k in sorted(groups, key=_sort_key):
+        hs, ps = groups[k]
+        row = Row(k)
+        commands = [h for h in hs if h.kind != "table_talk"]
+        talk = [h for h in hs if h.kind == "table_talk"]
+        row.utterances = len(commands)
+        row.table_talk = len(talk)
+        if commands:
+            row.accuracy = sum(h.correct for h in commands) / len(commands)
+        if talk:
+            row.false_accepts = sum(h.decision in ("act", "confirm") for h in talk) / len(talk)
+        latencies = [h.latency for h in commands if h.latency is not None]
+        latencies += [x for p in ps for x in p.latencies]
+        row.p50, row.p95 = percentile(latencies, 50), percentile(latencies, 95)
+        if ps:
+            n = len(ps)
+            row.moves = n
+            row.wrong_per_move = sum(p.wrong_applied for p in ps) / n
+            row.confirmations_per_move = sum(p.confirmations for p in ps) / n
+            row.utterances_per_move = sum(p.utterances for p in ps) / n
+            row.typed_per_move = sum(not p.done for p in ps) / n
+        rows.append(row)
+    return rows
+
+
+_CONDITION_ORDER = ["clean", "pink 20 dB", "pink 10 dB", "pink 5 dB"]
+
+
+def _sort_key(key: tuple[str, ...]) -> tuple[Any, ...]:
+    out: list[Any] = []
+    for part in key:
+        if part in _CONDITION_ORDER:
+            out.append((0, _CONDITION_ORDER.index(part), part))
+        else:
+            out.append((1, 0, part))
+    return tuple(out)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{1000 * value:.0f} ms"
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def table(rows: Iterable[Row], key_names: Sequence[str]) -> list[str]:
+    head = list(key_names) + [
+        "commands",
+        "intent accuracy",
+        "table talk accepted",
+        "latency p50",
+        "latency p95",
+        "moves",
+        "wrong moves / move",
+        "confirmations / move",
+        "utterances / move",
+        "typed / move",
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = list(r.key) + [
+            str(r.utterances),
+            _pct(r.accuracy),
+            f"{_pct(r.false_accepts)} of {r.table_talk}" if r.table_talk else "–",
+            _ms(r.p50),
+            _ms(r.p95),
+            str(r.moves) if r.moves else "–",
+            _pct(r.wrong_per_move),
+            _num(r.confirmations_per_move),
+            _num(r.utterances_per_move),
+            _pct(r.typed_per_move),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+@dataclass(frozen=True)
+class Target:
+    text: str
+    measured: float | None
+    limit: float
+    above: bool  # True: measured must be >= limit
+    unit: str = "%"
+
+    @property
+    def met(self) -> bool | None:
+        if self.measured is None:
+            return None
+        return self.measured >= self.limit if self.above else self.measured <= self.limit
+
+    def cells(self) -> list[str]:
+        value = (
+            _pct(self.measured)
+            if self.unit == "%"
+            else _ms(self.measured)
+            if self.unit == "ms"
+            else _num(self.measured)
+        )
+        limit = f"{100 * self.limit:g}%" if self.unit == "%" else f"{1000 * self.limit:g} ms"
+        sign = "≥" if self.above else "≤"
+        verdict = {True: "yes", False: "**no**", None: "not measured"}[self.met]
+        return [self.text, f"{sign} {limit}", value, verdict]
+
+
+def targets(rows: Sequence[Row], engine: str = "sphinx") -> list[Target]:
+    """The issue's targets, evaluated on the (engine, language, condition) rows."""
+
+    def get(lang: str, condition: str) -> Row | None:
+        for r in rows:
+            if r.key == (engine, lang, condition):
+                return r
+        return None
+
+    def val(lang: str, condition: str, field: str) -> float | None:
+        row = get(lang, condition)
+        return getattr(row, field) if row is not None else None
+
+    out = [
+        Target("English intent accuracy, quiet room", val("en", "clean", "accuracy"), 0.97, True),
+        Target(
+            "English intent accuracy, pink 10 dB", val("en", "pink 10 dB", "accuracy"), 0.85, True
+        ),
+        Target(
+            "English table talk accepted, quiet room",
+            val("en", "clean", "false_accepts"),
+            0.05,
+            False,
+        ),
+    ]
+    for lang in ("de", "en"):
+        out.append(
+            Target(
+                f"{lang}: wrong moves applied per move, quiet room",
+                val(lang, "clean", "wrong_per_move"),
+                0.01,
+                False,
+            )
+        )
+        out.append(
+            Target(
+                f"{lang}: wrong moves applied per move, pink 10 dB",
+                val(lang, "pink 10 dB", "wrong_per_move"),
+                0.03,
+                False,
+            )
+        )
+    for lang in ("de", "en"):
+        worst = [r.p95 for r in rows if r.key[:2] == (engine, lang) and r.p95 is not None]
+        out.append(
+            Target(
+                f"{lang}: latency p95, end of speech → decision (worst condition)",
+                max(worst) if worst else None,
+                0.3,
+                False,
+                "ms",
+            )
+        )
+        quiet = val(lang, "clean", "p95")
+        out.append(Target(f"{lang}: latency p95, quiet room", quiet, 0.3, False, "ms"))
+    return out
+
+
+def confusions(heard: Sequence[Heard], lang: str, top: int = 12) -> list[str]:
+    counts: Counter[tuple[str, str]] = Counter()
+    for h in heard:
+        if h.lang == lang and h.kind != "table_talk" and not h.correct:
+            counts[(h.text, h.heard or "(nothing)")] += 1
+    return [f"- {n}× “{said}” → “{got}”" for (said, got), n in counts.most_common(top)]
+
+
+def write_report(
+    out_dir: Path,
+    heard: Sequence[Heard],
+    played: Sequence[Played],
+    meta: dict[str, Any],
+) -> dict[str, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition))
+    per_voice = aggregate(heard, played, lambda x: (x.engine, x.lang, x.voice, x.condition))
+    lines = ["# farbspiel speech benchmark", ""]
+    lines.append(f"Command: `{meta.get('command', 'farbspiel bench')}`  ")
+    for name in (
+        "date",
+        "engines",
+        "pocketsphinx",
+        "espeak-ng",
+        "voices",
+        "corpus",
+        "seconds",
+        "machine",
+    ):
+        if name in meta:
+            lines.append(f"{name}: {meta[name]}  ")
+    lines += [
+        "",
+        "Synthetic speech stands in for players (see voice/bench/README.md). *quiet room*: "
+        "pink noise 35 dB below the speech. *Intent accuracy*: share of commands whose "
+        "meaning was recognised (rejected ones count as wrong). *Table talk accepted*: "
+        "chatter the play policy would have acted on or asked to confirm. *Latency*: end of "
+        "speech → decision. *Play*: the reference game played by voice with the play "
+        "policy; wrong moves are moves applied that the player did not say.",
+        "",
+        "## Targets",
+        "",
+        "| target | goal | measured | met |",
+        "|---|---|---|---|",
+    ]
+    for target in targets(summary):
+        lines.append("| " + " | ".join(target.cells()) + " |")
+    lines += ["", "## By engine, language and noise", ""]
+    lines += table(summary, ["engine", "lang", "noise"])
+    lines += ["", "## By voice", ""]
+    lines += table(per_voice, ["engine", "lang", "voice", "noise"])
+    for lang in sorted({h.lang for h in heard}):
+        found = confusions(heard, lang)
+        if found:
+            lines += ["", f"## Most frequent misrecognitions ({lang})", ""] + found
+    if "realtime" in meta:
+        lines += ["", "## Compute", "", meta["realtime"]]
+    report = out_dir / "report.md"
+    report.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    results = out_dir / "results.json"
+    results.write_text(
+        json.dumps(
+            {
+                "meta": meta,
+                "heard": [h.to_json() for h in heard],
+                "played": [p.to_json() for p in played],
+            },
+            ensure_ascii=False,
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
+    paths = {"report": report, "results": results}
+    chart = write_chart(out_dir / "chart.png", summary)
+    if chart is not None:
+        paths["chart"] = chart
+    return paths
+
+
+def write_chart(path: Path, rows: Sequence[Row]) -> Path | None:
+    """Accuracy, false accepts, wrong moves and latency by noise; None without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    conditions = sorted({r.key[2] for r in rows}, key=lambda c: _sort_key((c,)))
+    series = sorted({r.key[:2] for r in rows})
+    panels = [
+        ("intent accuracy (%)", lambda r: r.accuracy, 100),
+        ("table talk accepted (%)", lambda r: r.false_accepts, 100),
+        ("wrong moves applied per move (%)", lambda r: r.wrong_per_move, 100),
+        ("latency p95 (ms)", lambda r: r.p95, 1000),
+    ]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
+    width = 0.8 / max(1, len(series))
+    x = np.arange(len(conditions))
+    for ax, (title, get, scale) in zip(axes.flat, panels, strict=True):
+        for i, name in enumerate(series):
+            values = []
+            for condition in conditions:
+                row = next((r for r in rows if r.key == (*name, condition)), None)
+                value = get(row) if row is not None else None
+                values.append(np.nan if value is None else value * scale)
+            ax.bar(x + i * width - 0.4 + width / 2, values, width, label=" ".join(name))
+        ax.set_title(title)
+        ax.set_xticks(x)
+        ax.set_xticklabels(conditions, rotation=20, fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    axes.flat[0].legend(fontsize=8)
+    fig.suptitle("farbspiel speech benchmark")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,424 @@
+"""Running the benchmark: recognition as heard at the table, and the play policy as played.
+
+Each *table* is one engine, language, voice and noise condition: a continuous audio stream
+that the real recogniser listens to, chunk by chunk, with the grammar of the moment of play
+(``session.phrases()``), exactly as in a game. Two passes per table:
+
+- **recognition**: every corpus utterance once (commands, yes/no answers, table talk);
+  what the recogniser understood, what the play policy would do with it, and how long
+  after the end of speech it decided.
+- **play**: the reference game played by voice through a real :class:`Session` with the
+  play policy: the simulated player repeats a move when asked, answers confirmations
+  truthfully (by voice), and takes back wrong moves (by keyboard, not counted as speech).
+
+Latency is measured as a real-time system would see it: audio chunks arrive at the pace
+of the stream, and a chunk is processed when it has arrived and the recogniser is done
+with the previous ones. The latency of a decision is the time it is available minus the
+time the speech ended, plus parsing and deciding. Compute is measured as CPU time of this
+process, so a machine shared with other work does not inflate it (on one free core the
+wall time is the same).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from games.engine import Action
+from voice.asr.base import Recogniser, Transcript
+from voice.bench import audio
+from voice.bench.audio import SAMPLE_RATE, SPEECH_LEVEL, Voice
+from voice.bench.corpus import Item, Moment, ReferenceGame, corpus_data, move_text
+from voice.policy import Decision, PlayPolicy, meaning_of
+
+CHUNK_SECONDS = 0.05
+"""Audio is fed in chunks of this length (a typical microphone block)."""
+LEAD = 0.6
+"""Seconds of (noisy) quiet before each utterance."""
+TAIL = 1.0
+"""Seconds of quiet after each utterance."""
+WAIT_MAX = 12.0
+"""How long to keep listening to noise for a decision that has not come yet."""
+MAX_ATTEMPTS = 4
+"""The simulated player gives up on a move after this many tries (and types it)."""
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Noise at the table."""
+
+    noise: str
+    """``pink``, ``white`` or ``babble``."""
+    snr: float
+    """Speech level over noise level, in dB."""
+    label: str
+
+    @staticmethod
+    def parse(spec: str) -> Condition:
+        """``clean`` (pink noise 35 dB below speech) or ``KIND:SNR`` (``babble:10``)."""
+        spec = spec.strip().lower()
+        if spec == "clean":
+            return Condition("pink", 35.0, "clean")
+        kind, _, snr = spec.partition(":")
+        if kind not in ("pink", "white", "babble"):
+            raise ValueError(f"unknown noise {kind!r} (pink, white or babble)")
+        try:
+            value = float(snr)
+        except ValueError:
+            raise ValueError(f"{spec!r}: give the SNR in dB, e.g. {kind}:10") from None
+        if not -10 <= value <= 60:
+            raise ValueError(f"{spec!r}: SNR must be between -10 and 60 dB")
+        return Condition(kind, value, f"{kind} {value:g} dB")
+
+
+@dataclass
+class Heard:
+    """One utterance of the recognition pass."""
+
+    engine: str
+    lang: str
+    voice: str
+    condition: str
+    kind: str
+    text: str
+    expected: Any
+    heard: str
+    meaning: Any
+    confidence: float
+    decision: str
+    latency: float | None
+    correct: bool
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["expected"] = repr(self.expected)
+        data["meaning"] = repr(self.meaning)
+        return data
+
+
+@dataclass
+class Played:
+    """One move of the play pass."""
+
+    engine: str
+    lang: str
+    voice: str
+    condition: str
+    move: str
+    utterances: int = 0
+    confirmations: int = 0
+    wrong_applied: int = 0
+    done: bool = False
+    latencies: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class TableStats:
+    audio_seconds: float = 0.0
+    compute_seconds: float = 0.0
+    noise_utterances: int = 0
+    noise_accepted: int = 0
+
+
+@dataclass
+class Decided:
+    """A transcript and when it came."""
+
+    transcript: Transcript
+    at: float
+    """Stream seconds at which the recogniser returned it."""
+    latency: float
+    """Seconds from the end of the speech it answers (so far: ``at`` − end + compute)."""
+    details: dict[str, Any]
+
+
+class Table:
+    """One noisy stream that a recogniser listens to, utterance after utterance."""
+
+    def __init__(
+        self,
+        recogniser: Recogniser,
+        condition: Condition,
+        seed: int,
+        babble: Callable[[int, int], np.ndarray],
+    ) -> None:
+        self.recogniser = recogniser
+        self.condition = condition
+        self.seed = seed
+        self._babble = babble
+        self.clock = 0.0  # stream seconds fed so far
+        self.busy_until = 0.0  # stream time at which the recogniser is done computing
+        self.stats = TableStats()
+        self._count = 0
+
+    def _noise(self, length: int) -> np.ndarray:
+        self._count += 1
+        seed = audio.seed_of(self.seed, self._count)
+        kind = self.condition.noise
+        if kind == "white":
+            noise = audio.white_noise(length, seed)
+        elif kind == "babble":
+            noise = self._babble(length, seed)
+        else:
+            noise = audio.pink_noise(length, seed)
+        return noise * (SPEECH_LEVEL / 10 ** (self.condition.snr / 20))
+
+    def say(self, clip: np.ndarray) -> tuple[list[Decided], float, float]:
+        """Play ``clip`` into the stream. Returns the transcripts decided meanwhile, and
+        the speech start and end in stream time. Transcripts decided before the speech
+        began are noise (or the end of an earlier utterance)."""
+        lead, tail = int(LEAD * SAMPLE_RATE), int(TAIL * SAMPLE_RATE)
+        signal = np.concatenate([np.zeros(lead, np.float32), clip, np.zeros(tail, np.float32)])
+        signal = signal + self._noise(len(signal))
+        speech_start = self.clock + LEAD
+        speech_end = speech_start + len(clip) / SAMPLE_RATE
+        results = list(self._feed(signal, speech_end))
+        if not any(self._after(d, speech_start) for d in results):
+            # still listening (noise kept the utterance open): wait for the decision
+            waited = 0.0
+            while waited < WAIT_MAX:
+                block = self._noise(int(SAMPLE_RATE))
+                found = list(self._feed(block, speech_end))
+                results += found
+                waited += 1.0
+                if any(self._after(d, speech_start) for d in found):
+                    break
+        return results, speech_start, speech_end
+
+    @staticmethod
+    def _after(decided: Decided, speech_start: float) -> bool:
+        return decided.at > speech_start + 0.1
+
+    def _feed(self, signal: np.ndarray, speech_end: float) -> Iterator[Decided]:
+        pcm = audio.to_pcm(signal)
+        step = int(CHUNK_SECONDS * SAMPLE_RATE) * 2
+        for offset in range(0, len(pcm), step):
+            chunk = pcm[offset : offset + step]
+            started = time.process_time()
+            transcript = self.recogniser.accept(chunk)
+            spent = time.process_time() - started
+            self.stats.compute_seconds += spent
+            self.clock += len(chunk) / 2 / SAMPLE_RATE
+            self.busy_until = max(self.clock, self.busy_until) + spent
+            if transcript is not None:
+                details = dict(getattr(self.recogniser, "details", {}) or {})
+                latency = self.busy_until - speech_end
+                yield Decided(transcript, self.clock, latency, details)
+        self.stats.audio_seconds += len(signal) / SAMPLE_RATE
+
+
+# --- the recognition pass ---------------------------------------------------------------
+def recognition_pass(
+    table: Table,
+    items: Sequence[Item],
+    moments: dict[str, Moment],
+    policy: PlayPolicy,
+    is_move: Callable[..., bool],
+    voice: Voice,
+    labels: dict[str, str],
+    cache_dir: Any,
+) -> list[Heard]:
+    out: list[Heard] = []
+    for item in items:
+        moment = moments[item.moment]
+        table.recogniser.set_phrases(moment.phrases)
+        clip = audio.synthesise(item.text, voice, cache_dir)
+        results, speech_start, _ = table.say(clip)
+        answer: Decided | None = None
+        for decided in results:
+            if answer is None and Table._after(decided, speech_start):
+                answer = decided
+                continue
+            # an utterance of its own (noise, or a sentence cut in two)
+            if decided.transcript.text:
+                table.stats.noise_utterances += 1
+                verdict = _decide(policy, decided.transcript, moment, is_move)
+                if verdict.decision in (Decision.ACT, Decision.CONFIRM):
+                    table.stats.noise_accepted += 1
+        heard, meaning, confidence, decision, latency = "", None, 0.0, "none", None
+        details: dict[str, Any] = {}
+        if answer is not None:
+            started = time.process_time()
+            verdict = _decide(policy, answer.transcript, moment, is_move)
+            latency = answer.latency + time.process_time() - started
+            heard, confidence = answer.transcript.text, verdict.confidence
+            decision = verdict.decision.value
+            details = _plain_details(answer.details)
+            if verdict.intent is not None:
+                meaning = meaning_of(verdict.intent, moment.phase.slots)
+        out.append(
+            Heard(
+                labels["engine"],
+                labels["lang"],
+                voice.label,
+                table.condition.label,
+                item.kind,
+                item.text,
+                item.expected,
+                heard,
+                meaning,
+                round(confidence, 4),
+                decision,
+                round(latency, 4) if latency is not None else None,
+                item.expected is not None and meaning == item.expected,
+                details,
+            )
+        )
+    return out
+
+
+def _plain_details(details: dict[str, Any]) -> dict[str, Any]:
+    """Recogniser diagnostics, rounded, for results.json."""
+    out: dict[str, Any] = {}
+    for key, value in details.items():
+        if isinstance(value, float):
+            out[key] = round(value, 3)
+        elif isinstance(value, dict):
+            out[key] = {k: round(v, 5) for k, v in list(value.items())[:8]}
+        else:
+            out[key] = value
+    return out
+
+
+def _decide(policy: PlayPolicy, transcript: Transcript, moment: Moment, is_move: Any) -> Any:
+    answering = moment.key.startswith("confirm")
+    phase = moment.phase
+    return policy.decide(transcript, phase.intents, phase.slots, is_move, answering=answering)
+
+
+# --- the play pass --------------------------------------------------------------------------
+class _Recorder:
+    """Output that keeps the session's event records."""
+
+    def __init__(self) -> None:
+        self.records: list[dict[str, Any]] = []
+
+    def say(self, text: str) -> None:
+        pass
+
+    def record(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+
+    def set_rate(self, wpm: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def play_pass(
+    table: Table,
+    game: ReferenceGame,
+    voice: Voice,
+    labels: dict[str, str],
+    cache_dir: Any,
+    moves_limit: int | None = None,
+) -> list[Played]:
+    from voice.adapters import adapter_for
+    from voice.bench.corpus import GAME
+    from voice.session import Session
+
+    data = corpus_data(game.lang)
+    recorder = _Recorder()
+    session = Session(adapter_for(GAME), game.lang, game.setup(), recorder)
+    session.start()
+    planned: list[tuple[str, Action, list[str]]] = [
+        (
+            "first",
+            Action("first", {"player": game.youngest}),
+            [t.format(name=game.youngest) for t in data["first"]],
+        )
+    ]
+    moves = data["move"]
+    for number, colour in enumerate(game.colours, start=1):
+        texts = [
+            move_text(moves[(number + k) % len(moves)], number, colour, game.lang)
+            for k in range(len(moves))
+        ]
+        planned.append((f"turn{number}", Action("place", {"colour": colour}), texts))
+    if moves_limit is not None:
+        planned = planned[:moves_limit]
+    out: list[Played] = []
+    answers = {"yes": list(data["yes"]), "no": list(data["no"])}
+    spoken = 0
+    for key, intended, texts in planned:
+        result = Played(labels["engine"], labels["lang"], voice.label, table.condition.label, key)
+        number = session.game.snapshot().get("number")
+        while not result.done and result.utterances < MAX_ATTEMPTS * 2:
+            if session.paused:  # a misheard "pause": the table types "continue"
+                session.hear({"de": "weiter", "en": "continue"}[game.lang])
+            awaiting = session.awaiting
+            if awaiting is None and result.utterances >= MAX_ATTEMPTS:
+                break
+            if awaiting is not None:  # answer the question truthfully, by voice
+                kind, proposed = awaiting
+                right = (
+                    kind == "move"
+                    and proposed is not None
+                    and _same_move(proposed.to_json(), intended, number)
+                )
+                pool = answers["yes" if right else "no"]
+                text = pool[spoken % len(pool)]
+            else:
+                text = texts[result.utterances % len(texts)]
+            spoken += 1
+            before = len(session.actions)
+            table.recogniser.set_phrases(session.phrases())
+            clip = audio.synthesise(text, voice, cache_dir)
+            results, speech_start, _ = table.say(clip)
+            result.utterances += 1
+            for decided in results:
+                mark = len(recorder.records)
+                started = time.process_time()
+                session.hear_speech(decided.transcript)
+                latency = decided.latency + time.process_time() - started
+                if Table._after(decided, speech_start):
+                    result.latencies.append(round(latency, 4))
+                new = recorder.records[mark:]
+                if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
+                    result.confirmations += 1
+                table.recogniser.set_phrases(session.phrases())
+            if len(session.actions) > before:
+                applied = session.actions[-1]
+                if _same_move(applied.to_json(), intended, number):
+                    result.done = True
+                else:
+                    result.wrong_applied += 1
+                    # the table notices and takes it back (typed, not counted as speech)
+                    session = Session(
+                        adapter_for(GAME),
+                        game.lang,
+                        game.setup(),
+                        recorder,
+                        actions=session.actions[:-1],
+                    )
+                    session.start(resumed=True)
+        if not result.done:  # the player gives up on speech and types the move
+            if session.awaiting is not None:
+                session.hear({"de": "nein", "en": "no"}[game.lang])
+            session.hear(texts[0])
+            if not session.actions or not _same_move(
+                session.actions[-1].to_json(), intended, number
+            ):  # pragma: no cover - typed moves of the reference game always fit
+                raise RuntimeError(f"the reference game went off course at {key}")
+        out.append(result)
+        if session.finished:
+            break
+    return out
+
+
+def _same_move(action: dict[str, Any] | None, intended: Action, number: int | None) -> bool:
+    if not action or action.get("name") != intended.name:
+        return False
+    args = dict(action.get("args", {}))
+    if args.get("object") == number:
+        args.pop("object")
+    return args == intended.args
