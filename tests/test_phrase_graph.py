@@ -53,9 +53,10 @@ def test_a_play_phase_folds_into_a_small_graph() -> None:
     session.start()
     phrases = session.phrases()
     automaton = Automaton(spoken_words(p, "de") for p in phrases)
-    assert len(phrases) > 5000
-    assert len(automaton) < 200
-    assert automaton.arcs < 1500
+    words = sum(len(spoken_words(p, "de")) for p in phrases)
+    assert len(phrases) > 2000  # every way to say a move, a question or a command
+    assert len(automaton) < 200  # shared beginnings and endings are one path
+    assert automaton.arcs < words / 10
 
 
 def test_numbers_are_spoken_as_words() -> None:

@@ -8,7 +8,6 @@ which engine runs and how to get the better one.
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -83,15 +82,6 @@ def _model_option_fix(lang: str) -> str:
 
 
 def _open_sphinx(lang: str, say: Callable[[str], None], vosk_problem: str | None) -> Recogniser:
-    if importlib.util.find_spec("voice.asr.sphinx") is None:
-        if vosk_problem is not None:
-            raise RecogniserError(
-                f"{vosk_problem} (this version of farbspiel has no pocketsphinx engine to "
-                "fall back on)"
-            )
-        raise RecogniserError(
-            "this version of farbspiel has no pocketsphinx engine; use --asr vosk"
-        )
     from voice.asr.sphinx import SphinxRecogniser
 
     recogniser = SphinxRecogniser(lang)

@@ -98,6 +98,12 @@ IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
         "aʊ": "AW",
         "ɔʏ": "OY",
         "ɔø": "OY",
+        # espeak-ng 1.51 writes "??" for its German "ur" before a consonant ("Burg",
+        # "Maulwurf"): a phoneme it has no IPA for
+        "??": "UH R|ER",
+        # English words inside German sentences ("sorry") come as (en)…(de) in English IPA
+        "ɹ": "R",
+        "ɒ": "AA",
     },
     "en": {
         **_CONSONANTS,
@@ -151,7 +157,7 @@ ESPEAK_VOICES = {"de": "de", "en": "en-us"}
 MAX_VARIANTS = 3
 """At most this many pronunciations per word (alternatives multiply)."""
 
-_IGNORED = "ˈˌ\u200d\u0361.‿ '"  # stress marks, ties, syllable and word breaks
+_IGNORED = "ˈˌ\u200d\u0361\u0329.‿ '"  # stress, ties, syllabic marks, syllable/word breaks
 _LANG_SWITCH = re.compile(r"\([a-z\-]+\)")
 
 
