@@ -154,3 +154,23 @@ def test_typed_input_still_acts_at_once() -> None:
     session, _ = session_at_first_turn()
     session.hear("lila")
     assert session.actions[-1].args["colour"] == "purple"
+
+
+def test_a_story_is_never_interrupted_by_say_that_again() -> None:
+    out = Recorder()
+    adapter = adapter_for("farben")
+    setup = Setup(("Lena", "Jonas", "Mia"), 11, options=adapter.default_options("de"))
+    session = Session(adapter, "de", setup, out)
+    session.start()
+    session.hear("Zufall")
+    session.hear(session.phase().slots["word"][0])  # the side of the word card
+    for line in ("bereit", "gelb"):  # the first story begins
+        session.hear(line)
+    assert session.phase().quiet
+    out.said.clear()
+    before = list(session.actions)
+    # a half-sure "fertig" in the middle of the story: neither acted on nor asked about
+    session.hear_speech(Transcript("fertig", 0.35))
+    session.hear_speech(Transcript("", 0.0))
+    assert out.said == [] and session.actions == before
+    assert [r["decision"] for r in out.records if r["type"] == "heard"] == ["ignore", "ignore"]

@@ -9,7 +9,7 @@ actions or questions. Every accepted action is journalled before it is announced
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
@@ -203,6 +203,9 @@ class Session:
         verdict = self.policy.decide(
             transcript, phase.intents, phase.slots, self.is_move, answering=answering
         )
+        if phase.quiet and verdict.decision is Decision.ASK_AGAIN:
+            # a story or a hint is being told: "say that again?" would interrupt it
+            verdict = replace(verdict, decision=Decision.IGNORE)
         self.out.record(
             {
                 "type": "heard",
