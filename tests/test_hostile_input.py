@@ -851,3 +851,60 @@ def test_the_keyboard_takes_any_bytes_in_a_real_process(tmp_path):
         assert "internal error" not in err and "Traceback" not in err
         kinds = [json.loads(line)["type"] for line in proc.stdout.splitlines()]
         assert kinds.count("not_understood") >= 5
+
+
+BENCH_OPTIONS = ["--lang", "--engine", "--voices-de", "--voices-en", "--noise", "--jobs"]
+BENCH_OPTIONS += ["--seed", "--out", "--cache", "--model", "--quick", "--no-play"]
+
+
+@examples(60)
+@given(st.lists(argv_text | st.sampled_from(BENCH_OPTIONS + ["de,en", "pink:10"]), max_size=8))
+def test_bench_with_any_arguments_runs_or_refuses_clearly(argv):
+    """The benchmark's own run is replaced (it takes many minutes); what is tested is
+    that any command line either reaches it with valid options or is refused clearly."""
+    count("bench-argv")
+    assume("-h" not in argv and "--help" not in argv)
+    from unittest import mock
+
+    from voice.bench import bench
+
+    reached = []
+    with mock.patch.object(bench, "run_bench", lambda options, note: reached.append(options) or {}):
+        code, out, err = run(["bench", *argv])
+    assert_clean(code, err)
+    if code == 0:
+        (options,) = reached
+        assert set(options.langs) <= {"de", "en"} and 1 <= options.jobs <= 16
+    else:
+        assert not reached and err.startswith("farbspiel")
+
+
+@examples(40)
+@given(
+    action=st.sampled_from(["list", "check", "download", "nonsense"]),
+    rest=st.lists(
+        argv_text | st.sampled_from(["de", "en", "--model", "--from", "--game", "--players"]),
+        max_size=5,
+    ),
+)
+def test_models_with_any_arguments(action, rest, tmp_path_factory):
+    count("models-argv")
+    assume("-h" not in rest and "--help" not in rest)
+    # vosk's model list is on the network: a download must say where it comes from
+    assume(action != "download" or "--from" in rest)
+    code, out, err = run(["models", action, *rest])
+    assert_clean(code, err)
+
+
+@examples(10)
+@given(
+    game=st.sampled_from(list(ADAPTERS)) | argv_text,
+    wav=argv_text,
+    players=st.none() | argv_text,
+)
+def test_recognize_with_any_arguments(game, wav, players):
+    count("recognize-argv")
+    argv = ["recognize", game, "--asr", "sphinx"]
+    argv += ["--players", players] if players is not None else []
+    code, out, err = run([*argv, "--", wav])
+    assert_clean(code, err)

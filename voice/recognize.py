@@ -87,9 +87,15 @@ def _print_records(recogniser: Recogniser, parser: IntentParser, files: Sequence
         for path in files:
             record = recognize_file(recogniser, parser, path)
             failed |= "error" in record
-            print(json.dumps(record, ensure_ascii=False), flush=True)
+            print(_printable(json.dumps(record, ensure_ascii=False)), flush=True)
             if "error" in record:
-                print(f"farbspiel: {record['error']}", file=sys.stderr)
+                print(_printable(f"farbspiel: {record['error']}"), file=sys.stderr)
     finally:
         recogniser.close()
     return 1 if failed else 0
+
+
+def _printable(text: str) -> str:
+    """File names whose bytes are not UTF-8 reach us with surrogates no terminal can show;
+    they are printed with a replacement character instead."""
+    return text.encode("utf-8", "replace").decode("utf-8")
