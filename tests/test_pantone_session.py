@@ -16,29 +16,10 @@ from voice.adapters import ADAPTERS
 from voice.clock import VirtualClock
 from voice.loop import run_script
 from voice.output import JsonOutput
+from voice.output import RecordingOutput as Recorder
 from voice.session import Session
 
 ADAPTER = ADAPTERS["pantone"]
-
-
-class Recorder:
-    """An output that keeps everything (the private channel in tests)."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.records: list[dict[str, Any]] = []
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def record(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def set_rate(self, wpm: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def play(lines: list[str], lang: str = "en", players=("Anna", "Ben", "Cem"), **options: Any):

@@ -9,26 +9,9 @@ import pytest
 from games.engine import Setup
 from voice.adapters import adapter_for
 from voice.asr.base import Alternative, Transcript
+from voice.output import RecordingOutput as Recorder
 from voice.policy import Decision, PlayPolicy, Thresholds, meaning_of
 from voice.session import Session
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.records: list[dict[str, Any]] = []
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def record(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def set_rate(self, wpm: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def session_at_first_turn(lang: str = "de") -> tuple[Session, Recorder]:

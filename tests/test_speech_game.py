@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from speech import hear, needs_tts, utterance
@@ -20,6 +19,7 @@ from games.engine import Action, Setup
 from voice.adapters import adapter_for
 from voice.asr.sphinx import SphinxRecogniser
 from voice.bench.corpus import ReferenceGame, move_text
+from voice.output import RecordingOutput as Recorder
 from voice.session import Session
 
 pytestmark = [needs_tts, pytest.mark.slow]
@@ -41,23 +41,6 @@ WORDS = {
         "undo": "undo",
     },
 }
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-
-    def say(self, text: str) -> None:
-        pass
-
-    def record(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def set_rate(self, wpm: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 @dataclass

@@ -87,6 +87,26 @@ class NullOutput:
         pass
 
 
+class RecordingOutput:
+    """Keeps what is said and recorded in lists (the benchmark's players read it back)."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.records: list[dict[str, Any]] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def record(self, record: dict[str, Any]) -> None:
+        self.records.append(record)
+
+    def set_rate(self, wpm: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 class MultiOutput:
     """Sends everything to several outputs, in order."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import time
@@ -184,20 +185,11 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
     audio_seconds = compute = 0.0
     noise_utterances = noise_accepted = 0
     try:
-        if options.jobs > 1:
-            with ProcessPoolExecutor(max_workers=options.jobs) as pool:
-                results = pool.map(run_table, todo)
-                for job, (h, p, s) in zip(todo, results, strict=True):
-                    heard += h
-                    played += p
-                    audio_seconds += s["audio"]
-                    compute += s["compute"]
-                    noise_utterances += int(s["noise_utterances"])
-                    noise_accepted += int(s["noise_accepted"])
-                    note(_progress(job, h, p))
-        else:
-            for job in todo:
-                h, p, s = run_table(job)
+        with contextlib.ExitStack() as stack:
+            mapper: Any = map
+            if options.jobs > 1:
+                mapper = stack.enter_context(ProcessPoolExecutor(max_workers=options.jobs)).map
+            for job, (h, p, s) in zip(todo, mapper(run_table, todo), strict=True):
                 heard += h
                 played += p
                 audio_seconds += s["audio"]

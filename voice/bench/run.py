@@ -33,6 +33,7 @@ from voice.asr.base import Recogniser, Transcript
 from voice.bench import audio
 from voice.bench.audio import SAMPLE_RATE, SPEECH_LEVEL, Voice
 from voice.bench.corpus import Item, Moment, ReferenceGame, corpus_data, move_text
+from voice.output import RecordingOutput
 from voice.policy import Decision, PlayPolicy, meaning_of
 
 CHUNK_SECONDS = 0.05
@@ -295,25 +296,6 @@ def _decide(policy: PlayPolicy, transcript: Transcript, moment: Moment, is_move:
 
 
 # --- the play pass --------------------------------------------------------------------------
-class _Recorder:
-    """Output that keeps the session's event records."""
-
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-
-    def say(self, text: str) -> None:
-        pass
-
-    def record(self, record: dict[str, Any]) -> None:
-        self.records.append(record)
-
-    def set_rate(self, wpm: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 def play_pass(
     table: Table,
     game: ReferenceGame,
@@ -327,7 +309,7 @@ def play_pass(
     from voice.session import Session
 
     data = corpus_data(game.lang)
-    recorder = _Recorder()
+    recorder = RecordingOutput()
     session = Session(adapter_for(GAME), game.lang, game.setup(), recorder)
     session.start()
     planned: list[tuple[str, Action, list[str]]] = [
