@@ -70,3 +70,15 @@ def test_levels_in_decibels() -> None:
     full = (np.ones(FRAME) * 32767).astype("<i2").tobytes()
     assert abs(level_db(full)) < 0.01
     assert level_db(bytes(2 * FRAME)) < -90
+
+
+def test_in_steady_noise_the_vad_calls_speech_an_utterance_still_ends() -> None:
+    """A noisy room (10 dB below the player) where the VAD never hears non-speech: the
+    noise floor comes from the levels themselves, so the end of speech is noticed."""
+    ep = Endpointer(fake_vad, 0.03)
+    noise, speech = frame(300, True), frame(950, True)  # speech 10 dB above the noise
+    run(ep, [noise] * 60)  # the room alone, for two seconds
+    run(ep, [speech] * 30)  # the player speaks
+    trailing = run(ep, [noise] * 10)  # and stops
+    assert trailing[-1][1] >= 0.18  # (the level is smoothed over four frames)
+    assert ep.noise_floor() is not None and abs(ep.noise_floor() - level_db(noise)) < 1

@@ -9,10 +9,12 @@ sentence of the grammar, and longer otherwise, so a player who pauses in the mid
 
 In noise the VAD keeps calling noise "speech" after the player stopped (other people
 talking *is* speech), so a frame of an utterance also counts as quiet when it is not
-louder than the noise floor (the median level of recent frames outside utterances) by
-``quiet_margin`` dB, or when it is ``below_speech`` dB under the utterance's own speech
-level (the median of its louder half of frames): a player near the microphone is
-louder than the room.
+louder than the noise floor by ``quiet_margin`` dB, or when it is ``below_speech`` dB under
+the utterance's own speech level (the median of its louder half of frames): a player near
+the microphone is louder than the room. The noise floor is the lower of the median level
+of recent frames the VAD called non-speech and a low percentile of all recent frames:
+in steady loud noise the VAD calls every frame speech, and without the second measure
+utterances would not end until the noise did (measured: p95 over a second at 10 dB SNR).
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ class Endpointer:
         quiet_margin: float = 3.0,
         below_speech: float = 18.0,
         floor_seconds: float = 3.0,
+        recent_seconds: float = 5.0,
+        floor_percentile: float = 10.0,
+        smooth_frames: int = 4,
     ) -> None:
         self._is_speech = is_speech
         self.frame_seconds = frame_seconds
@@ -75,6 +80,13 @@ class Endpointer:
         self.below_speech = below_speech
         self._levels: list[float] = []  # frame levels of the current utterance
         self._floor: deque[float] = deque(maxlen=max(1, round(floor_seconds / frame_seconds)))
+        # every frame's level, speech or not, for the percentile floor
+        self._recent_levels: deque[float] = deque(
+            maxlen=max(1, round(recent_seconds / frame_seconds))
+        )
+        self.floor_percentile = floor_percentile
+        # noise levels jump from frame to frame; their mean over a few frames does not
+        self._powers: deque[float] = deque(maxlen=max(1, smooth_frames))
 
     def reset(self) -> None:
         self._recent.clear()
@@ -86,10 +98,13 @@ class Endpointer:
     def process(self, frame: bytes) -> Frame:
         speech = bool(self._is_speech(frame))
         level = level_db(frame)
+        self._powers.append(10 ** (level / 10))
+        smoothed = 10 * math.log10(sum(self._powers) / len(self._powers))
+        self._recent_levels.append(smoothed)
         if self.in_utterance:
             self._length += 1
             self._levels.append(level)
-            quiet = not speech or self._quiet(level)
+            quiet = not speech or self._quiet(level, smoothed)
             self._trailing = self._trailing + 1 if quiet else 0
             return Frame(
                 Step.SPEECH, frame, self._seconds(self._trailing), self._seconds(self._length)
@@ -109,8 +124,18 @@ class Endpointer:
         self._trailing = 0
         return Frame(Step.START, audio, 0.0, self._seconds(self._length))
 
-    def _quiet(self, level: float) -> bool:
-        if len(self._floor) >= 10 and level < median(self._floor) + self.quiet_margin:
+    def noise_floor(self) -> float | None:
+        """The level (dB) of the room without the player; None until enough was heard."""
+        floors = []
+        if len(self._floor) >= 10:
+            floors.append(median(self._floor))
+        if len(self._recent_levels) * self.frame_seconds >= 1.0:
+            floors.append(float(np.percentile(self._recent_levels, self.floor_percentile)))
+        return min(floors, default=None)
+
+    def _quiet(self, level: float, smoothed: float) -> bool:
+        floor = self.noise_floor()
+        if floor is not None and min(level, smoothed) < floor + self.quiet_margin:
             return True
         if len(self._levels) >= 10:
             louder = sorted(self._levels)[len(self._levels) // 2 :]

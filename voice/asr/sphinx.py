@@ -79,7 +79,8 @@ NBEST_SIZE = 60
 MIN_ALTERNATIVE = 0.01
 """Alternatives less likely than this are left out of the transcript."""
 MAX_GUESSES = 3
-"""At most this many pauses per utterance are decoded early (the rest wait for the end)."""
+"""At most this many short pauses per utterance are decoded early; after that only pauses
+as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
 MAX_GRAMMARS = 16
 """Compiled phase grammars kept for reuse (phases come back again and again)."""
 DECODER_OPTIONS: dict[str, Any] = {"silprob": 1.0, "bestpath": False}
@@ -359,7 +360,8 @@ class SphinxRecogniser(Recogniser):
         if (
             step.trailing >= self.guess_silence
             and self._guess is None
-            and self._guesses < MAX_GUESSES
+            # past the cap, only pauses as long as a sentence's end are decoded
+            and (self._guesses < MAX_GUESSES or step.trailing >= self.end_silence)
         ):
             self._guesses += 1
             self._guess = self._decode()
