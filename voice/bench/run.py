@@ -357,13 +357,17 @@ def play_pass(
             clip = audio.synthesise(text, voice, cache_dir)
             results, speech_start, _ = table.say(clip)
             result.utterances += 1
+            answered = False
             for decided in results:
                 mark = len(recorder.records)
                 started = time.process_time()
-                session.hear_speech(decided.transcript)
+                session.hear_speech(decided.transcript)  # noise utterances too: they count
                 latency = decided.latency + time.process_time() - started
-                if Table._after(decided, speech_start):
+                # the latency is the player's utterance's (as in the recognition pass);
+                # utterances the noise makes after it are not answers to anything
+                if not answered and Table._after(decided, speech_start):
                     result.latencies.append(round(latency, 4))
+                    answered = True
                 new = recorder.records[mark:]
                 if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
                     result.confirmations += 1
