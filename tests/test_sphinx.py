@@ -131,3 +131,22 @@ def test_unknown_language_and_missing_model_are_clear_errors(tmp_path: Path) -> 
         SphinxRecogniser("fr")
     with pytest.raises(RecogniserError, match="pip install --force-reinstall pocketsphinx"):
         SphinxRecogniser("en", model_dir=tmp_path)
+
+
+def test_an_utterance_longer_than_any_command_is_never_trusted_enough_to_act(
+    english: SphinxRecogniser, monkeypatch
+) -> None:
+    """Other voices kept the utterance open (babble at the table): whatever it heard in
+    it, a move from it is confirmed first, and a "yes" in it is not taken. Shown with a
+    clear command and the limit lowered below its length."""
+    from voice.asr import sphinx
+
+    said = utterance("I'll paint the ball purple", "en-us", seed=5)
+    (clear,) = hear(english, said)
+    assert clear.confidence > sphinx.LONG_UTTERANCE_CONFIDENCE + 0.1  # trusted alone
+    monkeypatch.setattr(sphinx, "LONG_UTTERANCE", 0.5)
+    (long,) = hear(english, said)
+    assert long.text == clear.text
+    total = long.confidence + sum(a.confidence for a in long.alternatives)
+    assert total <= sphinx.LONG_UTTERANCE_CONFIDENCE + 1e-9
+    assert sphinx.LONG_UTTERANCE_CONFIDENCE < min(Thresholds().act, Thresholds().affirm)
