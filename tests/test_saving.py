@@ -141,6 +141,17 @@ CORRUPT = {
         }
     ).encode()
     + b"\n",
+    # found by the hostile-input report run: the language reached a file lookup
+    "unknown language": json.dumps(
+        {
+            "farbspiel": "journal",
+            "version": 1,
+            "game": "pantone",
+            "lang": "en" + "[" * 300,
+            "setup": {"players": ["A", "B"]},
+        }
+    ).encode()
+    + b"\n",
 }
 
 

@@ -352,6 +352,10 @@ def _header(record: Record) -> Header:
     game, lang = record.get("game"), record.get("lang")
     if not isinstance(game, str) or not isinstance(lang, str):
         raise ValueError("header lacks game or language")
+    from voice.grammar import LANGUAGES  # (the grammar module is heavy; journals are not)
+
+    if lang not in LANGUAGES:
+        raise ValueError(f"the language {reprlib.repr(lang)} is not one farbspiel speaks")
     setup = record.get("setup", {})
     if not isinstance(setup, dict):
         raise ValueError("malformed setup")
