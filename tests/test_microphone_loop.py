@@ -20,7 +20,7 @@ from voice.audio import AudioChunk, AudioError
 from voice.grammar import normalize
 from voice.listen import SpeakingGate, run_microphone
 from voice.loop import LineReader
-from voice.output import MultiOutput, TextOutput
+from voice.output import MultiOutput, RecordingOutput, TextOutput
 from voice.session import Session
 
 END = b"\x00"  # end of an utterance in the room's "audio"
@@ -116,28 +116,11 @@ class Voice:
         pass
 
 
-class Records:
-    def __init__(self) -> None:
-        self.items: list[dict] = []
-
-    def say(self, text):
-        pass
-
-    def record(self, record):
-        self.items.append(record)
-
-    def set_rate(self, wpm):
-        pass
-
-    def close(self):
-        pass
-
-
 def table(gate_tail: float = 0.3, deaf_gate: bool = False):
     clock = Clock()
     room = Room(clock)
     voice = Voice(room, clock)
-    records = Records()
+    records = RecordingOutput()
     gate = SpeakingGate(MultiOutput([voice, records]), tail=gate_tail, now=clock.now)
     if deaf_gate:  # a loop without the half-duplex rule, to show what it prevents
         gate.own_voice = lambda chunk: False
@@ -163,10 +146,10 @@ def test_farbspiel_never_hears_itself():
     room.player("beenden")
     room.player("ja")
     recogniser = play(session, room, gate, clock)
-    heard = [r["text"] for r in records.items if r["type"] == "heard"]
+    heard = [r["text"] for r in records.records if r["type"] == "heard"]
     assert heard == ["ben ist am jüngsten", "ich male den ball rot an", "beenden", "ja"]
     assert [a.name for a in session.actions] == ["first", "place"]
-    assert not [r for r in records.items if r["type"] == "not_understood"]
+    assert not [r for r in records.records if r["type"] == "not_understood"]
     assert session.finished and recogniser.resets >= 3  # once per answer farbspiel spoke
     # farbspiel said "Ben fängt an." — had it heard that, it would have been a move
     assert any("Ben fängt an" in line for line in voice.said)
@@ -176,7 +159,7 @@ def test_without_the_rule_its_own_voice_would_be_taken_as_moves():
     session, room, voice, records, gate, clock = table(deaf_gate=True)
     room.player("Ben ist am jüngsten")
     play(session, room, gate, clock)
-    heard = [r["text"] for r in records.items if r["type"] == "heard"]
+    heard = [r["text"] for r in records.records if r["type"] == "heard"]
     # it talks to itself: its own sentences reach the play policy as if a player spoke
     assert len(heard) > 1 and heard[0].startswith("alle meine farben mit anna")
 
@@ -208,7 +191,7 @@ def test_the_recogniser_listens_for_the_current_phase_only():
     assert "den ball rot" in lists[3]  # back to play
     assert "ja" in lists[4]  # "really quit?"
     assert len(lists) == 5  # one switch per phase change, not one per chunk
-    assert [r["what"] for r in records.items if r["type"] == "confirm"] == ["move", "quit"]
+    assert [r["what"] for r in records.records if r["type"] == "confirm"] == ["move", "quit"]
     assert [a.name for a in session.actions] == ["first", "place"]
 
 
@@ -222,7 +205,7 @@ def test_unsure_and_empty_transcripts_are_not_moves():
     room.player("ja")
     play(session, room, gate, clock)
     assert [a.name for a in session.actions] == ["first"]
-    asked = [r for r in records.items if r["type"] in ("not_understood", "confirm")]
+    asked = [r for r in records.records if r["type"] in ("not_understood", "confirm")]
     assert asked == [{"type": "confirm", "what": "quit"}]  # only "really quit?"
 
 
@@ -351,9 +334,9 @@ def test_the_microphone_goes_and_comes_back_and_the_game_goes_on(tmp_path):
     )  # fmt: skip
     assert [a.name for a in session.actions] == ["first", "place", "place"]
     assert [a.args["colour"] for a in session.actions[1:]] == ["red", "yellow"]
-    types = [r["type"] for r in records.items]
+    types = [r["type"] for r in records.records]
     assert types.count("microphone_lost") == 1 and types.count("microphone_back") == 1
-    lost = next(r for r in records.items if r["type"] == "microphone_lost")
+    lost = next(r for r in records.records if r["type"] == "microphone_lost")
     assert "unplugged" in lost["reason"] and lost["typing"] is False
     # what the table heard, in order: the loss, then (30 s later) the return and the prompt
     gone = voice.said.index(next(t for t in voice.said if "Mikrofon nicht mehr" in t))
@@ -373,7 +356,7 @@ def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
     clock = Clock()
     room = UnpluggableRoom(clock, max_reads=2000)
     voice = Voice(room, clock)
-    records = Records()
+    records = RecordingOutput()
     gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
     adapter = adapter_for("pantone")
     setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("en"))
@@ -405,7 +388,7 @@ def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
         os.close(write_fd)
         os.close(read_fd)
     assert all(b - a >= RETRY_SECONDS - 1e-9 for a, b in zip(looks, looks[1:], strict=False))
-    lost = next(r for r in records.items if r["type"] == "microphone_lost")
+    lost = next(r for r in records.records if r["type"] == "microphone_lost")
     assert lost["typing"] is True
     said = voice.said
     gone = said.index(next(t for t in said if "can't hear the microphone" in t))
@@ -415,6 +398,6 @@ def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
     # warning came in the two minutes without it: time stood still
     assert any("paint!" in t for t in said[gone:back])
     assert not any("seconds" in t.lower() for t in said[gone + 1 : back] if "paint!" not in t)
-    answer = next(r for r in records.items if r["type"] == "clock")
+    answer = next(r for r in records.records if r["type"] == "clock")
     assert answer["seconds"] >= 55  # two minutes later, the minute is still (nearly) all there
     assert [a.name for a in session.actions][:2] == ["first", "choose"]

@@ -39,6 +39,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz.distance import Levenshtein
+
 from voice.asr.base import (
     SAMPLE_RATE,
     Alternative,
@@ -140,15 +142,6 @@ def _posteriors(sentences: Mapping[str, float]) -> dict[str, float]:
 
 
 _NOT_PHONES = frozenset({"SIL", "+NSN+", "+SPN+", "<s>", "</s>", "<sil>"})
-
-
-def _edit_distance(a: Sequence[str], b: Sequence[str]) -> int:
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        previous, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
-    return row[-1]
 
 
 def _load_pocketsphinx() -> Any:
@@ -484,7 +477,7 @@ class SphinxRecogniser(Recogniser):
             else:
                 path += (self._decoder.lookup_word(seg.word) or "").split()
         speech = max(SPEECH_FRAMES_MIN, self._decoder.n_frames() - silent)
-        distance = _edit_distance(path, heard) / max(1, len(path), len(heard))
+        distance = Levenshtein.distance(path, heard) / max(1, len(path), len(heard))
         self.details.update(speech_frames=speech, path_phones=len(path), loop_phones=len(heard))
         length = math.log((len(path) + 1) / (len(heard) + 1))
         return (grammar - loop) / speech, distance, length
