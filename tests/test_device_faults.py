@@ -173,6 +173,10 @@ class KoreanColours:
 
     WORDS = {"분홍색": "rosa", "주황색": "orange", "보라색": "lila"}
 
+    @property
+    def thresholds(self):  # vosk's confidences, so vosk's scale for the play policy
+        return self.vosk.thresholds
+
     def __init__(self) -> None:
         from voice.asr.vosk import VoskRecogniser
 
