@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from games.errors import FarbspielError
+
 JSON = Any
 
 
@@ -146,16 +148,11 @@ class Setup:
         return Setup(tuple(players), seed, first, options)
 
 
-class GameError(Exception):
+class GameError(FarbspielError):
     """An action the engine cannot take; ``key`` + ``params`` choose the spoken reply."""
 
     def __init__(self, key: str, **params: JSON) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
-
-    def __str__(self) -> str:
-        return f"{self.key} {self.params}" if self.params else self.key
+        super().__init__(key=key, **params)
 
 
 class NotAllowed(GameError):
@@ -170,13 +167,11 @@ class Ambiguous(GameError):
     """The engine needs the player to say more precisely what they mean."""
 
 
-class SetupError(ValueError):
+class SetupError(FarbspielError, ValueError):
     """The setup cannot start this game (too few players, unknown option, ...)."""
 
     def __init__(self, key: str, **params: JSON) -> None:
-        super().__init__(key, params)
-        self.key = key
-        self.params = params
+        super().__init__(key=key, **params)
 
 
 class Game(ABC):

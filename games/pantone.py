@@ -86,7 +86,7 @@ _ACTION_ARGS: dict[str, tuple[str, ...]] = {
     "first": ("player", "random"),
     "discard": ("card",),
     "choose": ("card",),
-    "guess": ("text",),
+    "guess": ("text", "card"),
     "correct": ("player",),
     "penalty": ("player", "right"),
     "timer": ("id",),
@@ -322,12 +322,13 @@ class Pantone(Game):
             actions.append(Action("pass"))
             other = self._another_card()
             if other is not None:
-                actions.append(Action("guess", {"text": self.deck[other - 1].name}))
+                actions.append(Action("guess", {"text": self.deck[other - 1].name, "card": other}))
             if self.physical:
                 actions += [Action("correct"), Action("wrong")]
             else:
                 assert self.card is not None
-                actions.append(Action("guess", {"text": self.deck[self.card - 1].name}))
+                name = self.deck[self.card - 1].name
+                actions.append(Action("guess", {"text": name, "card": self.card}))
         elif stage == "verdict":
             actions += [Action("correct"), Action("wrong")]
         return actions
@@ -514,10 +515,25 @@ class Pantone(Game):
             self.timer = None
             return [Event("ask_verdict", {**self._side_data(side), "artist": self.artist})]
         assert self.card is not None
-        if names_card(text, self.card - 1, self.forms):
+        named = args["card"] if "card" in args else self.named_card(text)
+        if named is not None and (type(named) is not int or not 1 <= named <= len(self.deck)):
+            raise NotAllowed("unknown_card", card=str(named), cards=len(self.deck))
+        if named == self.card:
             return self._right(side)
         data = {**self._side_data(side), "guess": self._spoken_guess(text)}
         return [Event("wrong_guess", data)] + self._next_guesser()
+
+    def named_card(self, text: str) -> int | None:
+        """The decision on a guess: the card number it names (the Artist's card when it
+        names that one at least as well as any other), or ``None`` for no card of the deck.
+
+        The session stores this decision in the guess action (``card``), so a saved game
+        replays the same verdicts even when the name matcher improves later.
+        """
+        if self.card is not None and names_card(text, self.card - 1, self.forms):
+            return self.card
+        match = best_match(text, self.forms)
+        return match.card + 1 if match is not None else None
 
     def _spoken_guess(self, text: str) -> str:
         """The guess as the deck writes it, if it names a card; else as heard."""

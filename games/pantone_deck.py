@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.data import DataError, load
+from games.errors import FarbspielError
 from games.name_match import canonical
 
 HINTS = 4
@@ -69,8 +70,10 @@ class Problem:
         return f"{where}: {self.message}"
 
 
-class DeckError(ValueError):
+class DeckError(FarbspielError, ValueError):
     """A deck that cannot be played; ``problems`` says where and why."""
+
+    default_key = "deck"
 
     def __init__(self, problems: Sequence[Problem], source: str = "the deck") -> None:
         self.problems = list(problems)

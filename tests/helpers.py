@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voice.cli import main
+from voice.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

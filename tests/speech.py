@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from voice.asr.base import Recogniser, Transcript
 from voice.bench.audio import SAMPLE_RATE, SPEECH_LEVEL, Voice, pink_noise, synthesise, to_pcm
+from voice.recognition.base import Recogniser, Transcript
 
 needs_tts = pytest.mark.skipif(
     shutil.which("espeak-ng") is None or shutil.which("sox") is None,

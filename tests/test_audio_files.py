@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice.asr.base import SAMPLE_RATE
-from voice.audio import AudioError, StreamResampler, chunks, read_wav
+from voice.input.audio import SAMPLE_RATE, AudioError, StreamResampler, chunks, read_wav
 
 needs_sox = pytest.mark.skipif(shutil.which("sox") is None, reason="sox is not installed")
 

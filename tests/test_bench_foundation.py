@@ -12,7 +12,7 @@ from helpers import ROOT
 
 def test_foundation_benchmark_writes_its_numbers(tmp_path):
     subprocess.run(
-        [sys.executable, "-m", "bench.foundation", "--runs", "1", "--out", str(tmp_path)],
+        [sys.executable, "-m", "voice.bench.foundation", "--runs", "1", "--out", str(tmp_path)],
         check=True,
         cwd=ROOT,
         capture_output=True,

@@ -1,6 +1,6 @@
 """Crash safety of all three games: resuming from any journal position ends exactly like
 the uninterrupted game, and real processes killed with SIGKILL at random moments lose
-nothing. (A modest number of kills here; ``python -m bench.crash`` does many more and
+nothing. (A modest number of kills here; ``python -m voice.bench.crash`` does many more and
 writes the figures; see its docstring for why "exactly like" is well defined with timers.)
 """
 
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bench.crash import (
+from voice.bench.crash import (
     GOLDEN,
     check_resume_points,
     estimate,
@@ -34,7 +34,7 @@ def test_clock_lines_are_cut_where_timers_fire():
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
 def test_resuming_anywhere_ends_like_the_uninterrupted_game(scenario, tmp_path):
-    """Two journal positions per golden game (every position: ``bench.crash``)."""
+    """Two journal positions per golden game (every position: ``voice.bench.crash``)."""
     whole = trace(scenario, tmp_path)
     total = len(whole.journal.splitlines()) - 1
     rng = random.Random(scenario.name)

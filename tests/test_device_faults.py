@@ -25,7 +25,7 @@ from helpers import ROOT
 from pulse_audio import start_pulseaudio
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, pcm, utterance, write_wav
 
-from voice.audio import rescan_devices
+from voice.input.audio import rescan_devices
 
 pytestmark = pytest.mark.slow
 ROOM = "farbspiel_room"
@@ -161,7 +161,7 @@ def test_the_microphone_is_unplugged_mid_game_and_plugged_in_again(room, pulse, 
     assert "Anna, Nummer 3: die Säge." in out[back:]  # what the game waits for, said again
     assert "waiting for the microphone to come back" in err and f"saved in {save}" in err
     assert "the microphone is back" in err and "Traceback" not in err
-    from voice.journal import read
+    from voice.session.journal import read
 
     colours = [a.args.get("colour") for a in read(save).actions]
     assert colours == [None, "red", "yellow", "green"]  # nothing lost
@@ -178,7 +178,7 @@ class KoreanColours:
         return self.vosk.thresholds
 
     def __init__(self) -> None:
-        from voice.asr.vosk import VoskRecogniser
+        from voice.recognition.vosk import VoskRecogniser
 
         self.vosk = VoskRecogniser(KO_MODEL)
         self.vosk.set_phrases(list(self.WORDS))
@@ -187,7 +187,7 @@ class KoreanColours:
         pass  # the Korean list stays
 
     def accept(self, chunk):
-        from voice.asr.base import Transcript
+        from voice.recognition.base import Transcript
 
         heard = self.vosk.accept(chunk)
         if heard is None:
@@ -250,14 +250,14 @@ def say_until_heard(room, sound, heard, what: str, records, tries: int = 3) -> N
 @needs_espeak
 def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, tmp_path):
     from games.engine import Setup
-    from voice.adapters import adapter_for
-    from voice.audio import Microphone
-    from voice.clock import RealClock
-    from voice.devices import _Microphones
-    from voice.journal import Header, Journal, read
-    from voice.listen import SpeakingGate, run_microphone
-    from voice.loop import LineReader
-    from voice.session import Session
+    from voice.cli.devices import _Microphones
+    from voice.input.audio import Microphone
+    from voice.input.clock import RealClock
+    from voice.input.lines import LineReader
+    from voice.session.adapters import adapter_for
+    from voice.session.journal import Header, Journal, read
+    from voice.session.microphone import SpeakingGate, run_microphone
+    from voice.session.session import Session
 
     pink = write_wav(tmp_path / "pink.wav", utterance("분홍색", tail=0.8))
     orange = write_wav(tmp_path / "orange.wav", utterance("주황색", tail=0.8))
@@ -335,8 +335,8 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
 
 
 def test_the_loudspeaker_unplugged_while_speaking_and_plugged_in_again(room, tmp_path):
-    import voice.tts as tts
-    from voice.tts import SpeechOutput, tts_problem
+    import voice.output.tts as tts
+    from voice.output.tts import SpeechOutput, tts_problem
 
     if tts_problem() is not None:
         pytest.skip(tts_problem())

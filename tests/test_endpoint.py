@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from voice.asr.endpoint import Endpointer, Step, level_db
+from voice.recognition.endpoint import Endpointer, Step, level_db
 
 FRAME = 480  # 30 ms at 16 kHz
 

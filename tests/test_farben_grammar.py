@@ -10,10 +10,10 @@ import pytest
 import yaml
 
 from games.engine import Action, Setup
-from voice.adapters.farben import FarbenAdapter
-from voice.grammar import LANGUAGES, Grammar
-from voice.output import NullOutput
-from voice.session import Session
+from voice.output.sinks import NullOutput
+from voice.session.adapters.farben import FarbenAdapter
+from voice.session.session import Session
+from voice.understanding.grammar import LANGUAGES, Grammar
 
 HERE = Path(__file__).parent / "grammars"
 

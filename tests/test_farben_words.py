@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 from games.farben import MAX_WORD_LENGTH, load_deck
-from voice.adapters.farben import word_conflicts
-from voice.grammar import LANGUAGES, normalize
+from voice.session.adapters.farben import word_conflicts
+from voice.understanding.grammar import LANGUAGES, normalize
 
 DATA = Path(__file__).resolve().parent.parent / "games" / "data"
 

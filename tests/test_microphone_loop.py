@@ -13,15 +13,15 @@ from collections import deque
 import pytest
 
 from games.engine import Setup
-from voice.adapters import adapter_for
-from voice.asr.base import Recogniser, Transcript
-from voice.asr.vosk import VoskRecogniser
-from voice.audio import AudioChunk, AudioError
-from voice.grammar import normalize
-from voice.listen import SpeakingGate, run_microphone
-from voice.loop import LineReader
-from voice.output import MultiOutput, RecordingOutput, TextOutput
-from voice.session import Session
+from voice.input.audio import AudioChunk, AudioError
+from voice.input.lines import LineReader
+from voice.output.sinks import MultiOutput, RecordingOutput, TextOutput
+from voice.recognition.base import Recogniser, Transcript
+from voice.recognition.vosk import VoskRecogniser
+from voice.session.adapters import adapter_for
+from voice.session.microphone import SpeakingGate, run_microphone
+from voice.session.session import Session
+from voice.understanding.grammar import normalize
 
 END = b"\x00"  # end of an utterance in the room's "audio"
 
@@ -239,8 +239,8 @@ def test_a_phase_the_model_cannot_hear_is_said_and_typing_still_works():
 
 
 def test_a_microphone_that_cannot_be_opened_ends_with_the_way_back(tmp_path):
-    from voice.devices import MicrophoneInput
-    from voice.journal import Header, Journal
+    from voice.cli.devices import MicrophoneInput
+    from voice.session.journal import Header, Journal
 
     class BrokenMicrophone:
         def start(self):
@@ -259,7 +259,7 @@ def test_a_microphone_that_cannot_be_opened_ends_with_the_way_back(tmp_path):
         TextOutput(open(os.devnull, "w")),
         journal=Journal.create(save, Header(adapter.game_id, "de", setup)),
     )
-    import voice.devices as devices
+    import voice.cli.devices as devices
 
     original = devices.Microphone
     devices.Microphone = BrokenMicrophone
@@ -311,8 +311,8 @@ def sleeping(clock):
 
 
 def test_the_microphone_goes_and_comes_back_and_the_game_goes_on(tmp_path):
-    from voice.journal import Header, Journal, read
-    from voice.listen import RETRY_SECONDS
+    from voice.session.journal import Header, Journal, read
+    from voice.session.microphone import RETRY_SECONDS
 
     session, _, voice, records, gate, clock = table()
     room = UnpluggableRoom(clock)
@@ -351,7 +351,7 @@ def test_the_microphone_goes_and_comes_back_and_the_game_goes_on(tmp_path):
 
 
 def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
-    from voice.listen import RETRY_SECONDS
+    from voice.session.microphone import RETRY_SECONDS
 
     clock = Clock()
     room = UnpluggableRoom(clock, max_reads=2000)

@@ -17,9 +17,9 @@ import pytest
 from helpers import run_cli, run_process, write_script
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, utterance
 
-from voice.asr import RecogniserError, open_recogniser, transcribe
-from voice.asr.vosk import VoskRecogniser
-from voice.audio import chunks
+from voice.input.audio import chunks
+from voice.recognition.engines import RecogniserError, open_recogniser, transcribe
+from voice.recognition.vosk import VoskRecogniser
 
 pytestmark = [needs_ko_model, pytest.mark.slow]
 
@@ -86,7 +86,7 @@ def test_a_deleted_model_folder_is_a_message_with_the_fix(tmp_path):
 
 
 def test_a_damaged_model_in_the_search_order_is_passed_over(tmp_path, monkeypatch):
-    import voice.models as models
+    import voice.recognition.models as models
 
     project = tmp_path / "project"
     broken = model_copy(project / "de" / "vosk-model-small-de-0.15")
@@ -122,14 +122,14 @@ def test_play_with_a_broken_model_falls_back_to_the_keyboard(tmp_path):
     save = tmp_path / "game.jsonl"
     play = ["play", "alle-meine-farben", "--players", "Anna,Ben", "--seed", "1", "--voice",
             "text", "--model", str(model), "--save", str(save)]  # fmt: skip
-    from voice.audio import microphone_problem
+    from voice.input.audio import microphone_problem
 
     if microphone_problem() is None:  # with a microphone, the model is what stops it
         run = run_process(*play, "--input", "mic", stdin="")
         assert run.code == 1 and "is damaged" in run.err and "add --input keyboard" in run.err
     run = run_process(*play, "--input", "keyboard", stdin="Anna\nrot\n")
     assert run.code == 0 and "Der Ball ist jetzt rot." in run.out
-    from voice.journal import read
+    from voice.session.journal import read
 
     assert [a.name for a in read(save).actions] == ["first", "place"]
 
@@ -155,6 +155,6 @@ def test_a_model_deleted_mid_game_goes_on_working_and_resume_says_what_is_missin
     run = run_process("resume", str(save), "--voice", "text", "--model", str(model),
                       stdin="gelb\n")  # fmt: skip
     assert run.code == 0 and "Der Hut ist jetzt gelb." in run.out
-    from voice.journal import read
+    from voice.session.journal import read
 
     assert [a.args.get("colour") for a in read(save).actions] == [None, "red", "yellow"]

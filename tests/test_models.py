@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
-import voice.models as models
-from voice.models import ModelError, download, find_model, locations
+import voice.recognition.models as models
+from voice.recognition.models import ModelError, download, find_model, locations
 
 
 def fake_model(folder: Path) -> Path:

@@ -12,12 +12,12 @@ import pytest
 from helpers import run_cli, run_process, write_script
 
 from games.engine import Setup
-from voice.adapters import ADAPTERS
-from voice.clock import VirtualClock
-from voice.loop import run_script
-from voice.output import JsonOutput
-from voice.output import RecordingOutput as Recorder
-from voice.session import Session
+from voice.input.clock import VirtualClock
+from voice.output.sinks import JsonOutput
+from voice.output.sinks import RecordingOutput as Recorder
+from voice.session.adapters import ADAPTERS
+from voice.session.loops import run_script
+from voice.session.session import Session
 
 ADAPTER = ADAPTERS["pantone"]
 
@@ -124,7 +124,7 @@ def test_guess_phrases_come_from_the_deck_and_are_never_narrowed_to_the_card() -
 
 
 def _plain_forms(card: dict[str, Any]) -> list[str]:
-    from voice.grammar import normalize
+    from voice.understanding.grammar import normalize
 
     forms = [card["name"], *card["aliases"]]
     return [normalize(f) for f in forms if not any(c.isdigit() for c in f)]
@@ -143,7 +143,7 @@ def test_choosing_from_dealt_cards_narrows_the_numbers_to_the_hand() -> None:
 
 
 def _words(numbers: list[int]) -> set[str]:
-    from voice.adapters.pantone import number_forms
+    from voice.session.adapters.pantone import number_forms
 
     return {w for n in numbers for w in number_forms(n, "en")}
 
@@ -344,7 +344,7 @@ def test_everything_the_engine_says_has_words_in_both_languages(lang: str) -> No
 
     from games.engine import Action, GameError
     from games.pantone import Pantone
-    from voice.messages import Messages
+    from voice.output.messages import Messages
 
     messages = Messages(lang, "pantone", ADAPTER.terms(lang))
     seen: set[str] = set()
@@ -457,8 +457,8 @@ def test_resume_tells_the_artist_their_dealt_cards_again_privately(tmp_path: Pat
 def test_in_real_time_the_next_guess_window_starts_after_the_announcement():
     """Saying "no guess from Ben, Cem's turn" takes time; Cem's five seconds start after."""
     from games.engine import Setup
-    from voice.adapters import adapter_for
-    from voice.session import Session
+    from voice.session.adapters import adapter_for
+    from voice.session.session import Session
 
     now = [0.0]
 

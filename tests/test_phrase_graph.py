@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Setup
-from voice.adapters import adapter_for
-from voice.asr.phrase_graph import Automaton, number_words, spoken_words
-from voice.output import NullOutput
-from voice.session import Session
+from voice.output.sinks import NullOutput
+from voice.recognition.phrase_graph import Automaton, number_words, spoken_words
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
 
 WORDS = st.sampled_from(["ich", "male", "den", "hut", "lila", "rot", "an", "ja", "nein"])
 SENTENCES = st.lists(st.lists(WORDS, min_size=1, max_size=5), min_size=1, max_size=30)

@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from games.engine import Setup
-from voice.adapters import adapter_for
-from voice.asr.base import Alternative, Transcript
-from voice.output import RecordingOutput as Recorder
-from voice.policy import Decision, PlayPolicy, Thresholds, meaning_of
-from voice.session import Session
+from voice.output.sinks import RecordingOutput as Recorder
+from voice.recognition.base import Alternative, Transcript
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
+from voice.understanding.policy import Decision, PlayPolicy, Thresholds, meaning_of
 
 
 def session_at_first_turn(lang: str = "de") -> tuple[Session, Recorder]:

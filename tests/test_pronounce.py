@@ -9,9 +9,8 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 
 from games.engine import Setup
-from voice.adapters import ADAPTERS, adapter_for
-from voice.asr import pronounce
-from voice.asr.pronounce import (
+from voice.recognition import pronounce
+from voice.recognition.pronounce import (
     ARPABET,
     IPA_TO_ARPABET,
     Pronouncer,
@@ -20,8 +19,9 @@ from voice.asr.pronounce import (
     espeak_ipa,
     ipa_to_arpabet,
 )
-from voice.asr.sphinx import default_model_dir
-from voice.grammar import Grammar
+from voice.recognition.sphinx import default_model_dir
+from voice.session.adapters import ADAPTERS, adapter_for
+from voice.understanding.grammar import Grammar
 
 NAMES = ("Anna", "Ben", "Cem", "Jürgen", "Zoë", "Björn", "Chloé", "Mehmet", "Xaver", "Renée")
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from games.engine import Action, GameError, Setup, SetupError, replay
-from voice.adapters import ADAPTERS
-from voice.output import NullOutput
-from voice.session import Session
+from voice.output.sinks import NullOutput
+from voice.session.adapters import ADAPTERS
+from voice.session.session import Session
 
 NAMES = ("Anna", "Ben", "Cem", "Dora", "Emil", "Fritz")
 JUNK = [

@@ -14,10 +14,10 @@ import os
 import pytest
 
 from games.engine import Setup
-from voice.adapters import adapter_for
-from voice.asr.vosk import build_grammar
-from voice.output import NullOutput
-from voice.session import Session
+from voice.output.sinks import NullOutput
+from voice.recognition.vosk import build_grammar
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
 
 SAMPLE = 800
 ALL = bool(os.environ.get("FARBSPIEL_ALL_PHRASES"))

@@ -35,10 +35,10 @@ from typing import Any
 import pytest
 from helpers import ROOT, run_cli, write_script
 
-from bench.crash import GOLDEN, read_scenario
 from games.engine import replay
-from voice.adapters import adapter_for
-from voice.journal import read
+from voice.bench.crash import GOLDEN, read_scenario
+from voice.session.adapters import adapter_for
+from voice.session.journal import read
 
 PLAY = ["play", "alle-meine-farben", "--lang", "de", "--players", "Anna,Ben,Cem"]
 PLAY += ["--first", "Anna", "--seed", "4"]

@@ -1,12 +1,13 @@
 """The save format is versioned: a newer format is refused clearly, an older one is
-upgraded (step by step through ``voice.journal.MIGRATIONS``) or refused clearly, and a
+upgraded (step by step through ``voice.session.journal.MIGRATIONS``) or refused clearly, and a
 file is never changed by a refusal.
 
-Honest note: format 1 is the first and only format farbspiel has written, so the real
-table of upgrades is empty. The upgrade path is tested with a *made-up* format 0 (setup
-fields flat in the header, moves stored as ``{"move": ...}``) and an upgrade registered
-only for the test; it exercises the mechanism end to end (read, upgrade, resume, rewrite
-in format 1, copy of the old file kept).
+Format 2 journals decisions instead of what they were decided from (a Pantone guess
+carries the card it was judged to name). The real upgrade 1 → 2 is tested with a real
+format-1 file written by the farbspiel before it (``tests/data/saves/format-1-pantone.jsonl``,
+the first 40 lines of the golden ``pantone/basic-en`` script). The general mechanism is also
+tested with a *made-up* format 0 (setup fields flat in the header, moves stored as
+``{"move": ...}``) and an upgrade registered only for the test.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from pathlib import Path
 import pytest
 from helpers import run_cli, write_script
 
-from voice import journal
-from voice.journal import read
+from voice.session import journal
+from voice.session.journal import read
 
 PLAY = ["play", "alle-meine-farben", "--lang", "de", "--players", "Anna,Ben,Cem"]
 PLAY += ["--first", "Anna", "--seed", "4"]
@@ -45,7 +46,7 @@ def resume(path: Path, moves: list[str], tmp_path: Path):
 
 def test_the_current_format_is_written_and_read(tmp_path):
     save = saved_game(tmp_path, MOVES[:3])
-    assert lines(save)[0]["version"] == journal.VERSION == 1
+    assert lines(save)[0]["version"] == journal.VERSION == 2
     contents = read(save)
     assert contents.upgraded_from is None and len(contents.actions) == 3
 
@@ -59,7 +60,7 @@ def test_a_newer_format_is_refused_with_what_to_do_and_left_alone(tmp_path):
     before = save.read_bytes()
     result = resume(save, MOVES[3:], tmp_path)
     assert result.code == 1
-    assert "was saved by a newer farbspiel (save format 2; this one reads formats up to 1)" in (
+    assert "was saved by a newer farbspiel (save format 3; this one reads formats up to 2)" in (
         result.err
     )
     assert "Update farbspiel" in result.err
@@ -103,7 +104,7 @@ def test_an_older_format_without_an_upgrade_is_refused_clearly(tmp_path):
     result = resume(save, MOVES[5:], tmp_path)
     assert result.code == 1
     assert "uses save format 0, which this farbspiel can no longer read" in result.err
-    assert "(it reads formats 1 to 1)" in result.err
+    assert "(it reads formats 1 to 2)" in result.err
     assert save.read_bytes() == before
 
 
@@ -121,9 +122,9 @@ def test_an_older_format_is_upgraded_and_the_game_goes_on(tmp_path, monkeypatch)
 
     result = resume(save, MOVES[9:], tmp_path)
     assert result.code == 0, result.err
-    assert "was saved in format 0; it now uses format 1" in result.err
+    assert "was saved in format 0; it now uses format 2" in result.err
     assert (tmp_path / "game.jsonl.format-0").read_bytes() == old  # the old file, kept
-    assert lines(save)[0]["version"] == 1
+    assert lines(save)[0]["version"] == 2
     assert read(save).actions == read(whole).actions  # nothing lost, and it went on
     over = [e for e in result.events if e["type"] == "game_over"]
     assert over == [{"type": "game_over", "coloured": 20, "won": True}]
@@ -139,3 +140,70 @@ def test_an_upgrade_that_fails_on_a_damaged_old_file_is_a_clear_message(tmp_path
     result = resume(save, [], tmp_path)
     assert result.code == 1 and "(save format 0) cannot be upgraded" in result.err
     assert save.read_bytes() == before
+
+
+# --- the real upgrade 1 -> 2: verdicts journaled, never re-judged -------------------------------
+GOLDEN_PANTONE = Path(__file__).parent / "golden" / "pantone"
+FORMAT_1 = Path(__file__).parent / "data" / "saves" / "format-1-pantone.jsonl"
+PANTONE = ["play", "pantone", "--lang", "en", "--players", "Anna,Ben,Cem", "--seed", "3"]
+
+
+def golden_script() -> list[str]:
+    return (GOLDEN_PANTONE / "basic-en.script").read_text(encoding="utf-8").splitlines()
+
+
+def guesses(path: Path) -> list[dict]:
+    return [
+        r["action"]["args"]
+        for r in lines(path)
+        if r.get("action", {}).get("name") == "guess"
+    ]
+
+
+def test_a_format_1_pantone_game_gets_its_verdicts_and_plays_on_identically(tmp_path):
+    save = tmp_path / "old.jsonl"
+    save.write_bytes(FORMAT_1.read_bytes())
+    contents = read(save)
+    assert contents.upgraded_from == 1
+    decided = [a.args for a in contents.actions if a.name == "guess"]
+    # Pinocchio and Superman name other cards (wrong); the two right guesses name the card
+    assert [d["text"] for d in decided] == ["Pinocchio", "Mr. Potato Head", "Superman", "Spider-Man"]
+    assert [d["card"] == n for d, n in zip(decided, [1, 1, 58, 58], strict=True)] == [
+        False, True, False, True
+    ]
+    rest = write_script(tmp_path / "rest.script", golden_script()[40:])
+    result = run_cli("resume", str(save), "--json", "--script", str(rest))
+    assert result.code == 0, result.err
+    golden_end = json.loads(
+        (GOLDEN_PANTONE / "basic-en.jsonl").read_text(encoding="utf-8").splitlines()[-1]
+    )
+    assert result.events[-1] == golden_end
+    assert (tmp_path / "old.jsonl.format-1").read_bytes() == FORMAT_1.read_bytes()
+    assert all("card" in g for g in guesses(save))
+
+
+def test_a_saved_game_resumes_identically_after_the_name_matcher_changes(tmp_path, monkeypatch):
+    save = tmp_path / "game.jsonl"
+    first = write_script(tmp_path / "first.script", golden_script()[:40])
+    assert run_cli(*PANTONE, "--save", str(save), "--script", str(first)).code == 0
+    assert [g["card"] for g in guesses(save)] == [30, 1, 60, 58]  # Pinocchio, ..., Superman
+    score = write_script(tmp_path / "score.script", ["what's the score"])
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(save.read_bytes())
+    before = run_cli("resume", str(copy), "--json", "--script", str(score))
+    assert before.code == 0, before.err
+
+    # A new matcher that recognises no name at all: a re-judging resume would now turn
+    # the two right guesses into wrong ones and lose their points.
+    import games.pantone
+
+    monkeypatch.setattr(games.pantone, "names_card", lambda *a, **k: False)
+    monkeypatch.setattr(games.pantone, "best_match", lambda *a, **k: None)
+    game = games.pantone.Pantone(read(save).header.setup)
+    game.start()
+    assert game.named_card("Mr. Potato Head") is None  # the change is real
+    after = run_cli("resume", str(save), "--json", "--script", str(score))
+    assert after.code == 0, after.err
+    status = [e for e in after.events if e["type"] == "status"]
+    assert status[-1]["scores"] == {"Anna": 4, "Ben": 7, "Cem": 2}
+    assert after.events == before.events

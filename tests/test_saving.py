@@ -15,8 +15,8 @@ import pytest
 from helpers import ROOT, run_cli, write_script
 
 from games.engine import replay
-from voice.adapters import adapter_for
-from voice.journal import read
+from voice.session.adapters import adapter_for
+from voice.session.journal import read
 
 PLAY = [
     "play",

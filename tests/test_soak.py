@@ -1,7 +1,7 @@
 """A small soak in CI: three rounds of one game of each kind, with the same noise in every
 round, in one process. Memory must not grow from round to round and the same utterances
 must not get slower (ratios between rounds, never absolute times). ``python -m
-bench.soak`` runs 10 000 utterances and writes the figures.
+voice.bench.soak`` runs 10 000 utterances and writes the figures.
 
 How sensitive this is: keeping every finished session alive (a typical leak) grows the
 resident memory by about 30 MB per round here; without a leak it moves by 1-2 MB.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 
-from bench.soak import golden_games, soak
+from voice.bench.soak import golden_games, soak
 
 GAMES = ["alle-meine-farben/profi-en", "pantone/teams-renaissance-en", "farben/three-players-de"]
 ROUNDS = 3

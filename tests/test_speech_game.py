@@ -16,11 +16,11 @@ import pytest
 from speech import hear, needs_tts, utterance
 
 from games.engine import Action, Setup
-from voice.adapters import adapter_for
-from voice.asr.sphinx import SphinxRecogniser
 from voice.bench.corpus import ReferenceGame, move_text
-from voice.output import RecordingOutput as Recorder
-from voice.session import Session
+from voice.output.sinks import RecordingOutput as Recorder
+from voice.recognition.sphinx import SphinxRecogniser
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
 
 pytestmark = [needs_tts, pytest.mark.slow]
 

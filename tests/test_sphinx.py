@@ -8,14 +8,14 @@ import pytest
 from speech import hear, needs_tts, utterance
 
 from games.engine import Setup
-from voice.adapters import adapter_for
-from voice.asr.base import RecogniserError, transcribe
-from voice.asr.sphinx import SphinxRecogniser
-from voice.grammar import Grammar
-from voice.intents import IntentParser
-from voice.output import NullOutput
-from voice.policy import Thresholds
-from voice.session import Session
+from voice.output.sinks import NullOutput
+from voice.recognition.base import RecogniserError, transcribe
+from voice.recognition.sphinx import SphinxRecogniser
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
+from voice.understanding.grammar import Grammar
+from voice.understanding.intents import IntentParser
+from voice.understanding.policy import Thresholds
 
 pytestmark = [needs_tts, pytest.mark.slow]
 
@@ -139,7 +139,7 @@ def test_an_utterance_longer_than_any_command_is_never_trusted_enough_to_act(
     """Other voices kept the utterance open (babble at the table): whatever it heard in
     it, a move from it is confirmed first, and a "yes" in it is not taken. Shown with a
     clear command and the limit lowered below its length."""
-    from voice.asr import sphinx
+    from voice.recognition import sphinx
 
     said = utterance("I'll paint the ball purple", "en-us", seed=5)
     (clear,) = hear(english, said)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import voice.tts as tts
-from voice.audio import AudioError
-from voice.tts import SpeechOutput, Synthesiser, TtsError, tts_problem
+import voice.output.tts as tts
+from voice.input.audio import AudioError
+from voice.output.tts import SpeechOutput, Synthesiser, TtsError, tts_problem
 
 pytestmark = pytest.mark.skipif(tts_problem() is not None, reason=f"no TTS: {tts_problem()}")
 
@@ -80,8 +80,8 @@ def test_slower_and_faster_change_what_the_output_says(tmp_path):
 
 def test_repeat_says_the_same_again(tmp_path):
     from games.engine import Setup
-    from voice.adapters import adapter_for
-    from voice.session import Session
+    from voice.session.adapters import adapter_for
+    from voice.session.session import Session
 
     played = []
     out = SpeechOutput("de", 170, play=lambda path: played.append(samples(path)))

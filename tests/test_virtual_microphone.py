@@ -18,9 +18,9 @@ import pytest
 from pulse_audio import start_pulseaudio
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, utterance, write_wav
 
-from voice.asr.vosk import VoskRecogniser
-from voice.audio import Microphone, microphone_problem, output_problem, rescan_devices
-from voice.listen import ECHO_TAIL, SpeakingGate
+from voice.input.audio import Microphone, microphone_problem, output_problem, rescan_devices
+from voice.recognition.vosk import VoskRecogniser
+from voice.session.microphone import ECHO_TAIL, SpeakingGate
 
 pytestmark = pytest.mark.slow
 SINK = "farbspiel_test"
@@ -149,7 +149,7 @@ def test_half_duplex_with_real_audio(pulse, phrase_wavs, recogniser):
 
 
 def test_speech_output_plays_into_the_room_and_returns_when_done(pulse, tmp_path):
-    from voice.tts import SpeechOutput, tts_problem
+    from voice.output.tts import SpeechOutput, tts_problem
 
     if tts_problem() is not None:
         pytest.skip(tts_problem())

@@ -9,8 +9,8 @@ import pytest
 from helpers import ROOT, run_cli, run_process, write_script
 from speech_audio import KO_MODEL, needs_ko_model
 
-from voice.asr import RecogniserError, open_recogniser
-from voice.audio import microphone_problem, output_problem
+from voice.input.audio import microphone_problem, output_problem
+from voice.recognition.engines import RecogniserError, open_recogniser
 
 PLAY = ["play", "alle-meine-farben", "--players", "Anna,Ben", "--seed", "1"]
 no_microphone = pytest.mark.skipif(
@@ -66,7 +66,7 @@ def test_voice_tts_without_sound_falls_back_to_text_and_says_so(tmp_path):
 def test_script_mode_opens_no_audio_device(tmp_path):
     script = write_script(tmp_path / "s.script", ["Anna", "rot"])
     code = (
-        "import sys; from voice.cli import main; "
+        "import sys; from voice.cli.main import main; "
         f"code = main({[*PLAY, '--script', str(script), '--json']!r}); "
         "print('AUDIO' if 'sounddevice' in sys.modules else 'NO-AUDIO', code)"
     )
@@ -100,7 +100,7 @@ def test_the_new_options_are_offered():
 # --- engine selection ----------------------------------------------------------------------
 @pytest.fixture
 def no_models(tmp_path, monkeypatch):
-    import voice.models as models
+    import voice.recognition.models as models
 
     monkeypatch.setattr(models, "project_models_dir", lambda: tmp_path / "none")
     monkeypatch.setenv("HOME", str(tmp_path))

@@ -26,15 +26,15 @@ from speech_audio import (
     write_wav,
 )
 
-from voice.asr import RecogniserError, transcribe
-from voice.asr.vosk import (
+from voice.input.audio import chunks
+from voice.recognition.engines import RecogniserError, transcribe
+from voice.recognition.vosk import (
     OUT_OF_LIST_CONFIDENCE,
     VoskRecogniser,
     build_grammar,
     load_model,
 )
-from voice.audio import chunks
-from voice.grammar import normalize
+from voice.understanding.grammar import normalize
 
 pytestmark = [needs_ko_model, needs_espeak, pytest.mark.slow]
 
@@ -273,7 +273,7 @@ def test_models_check_lists_the_words_the_model_lacks(tmp_path):
 
 
 def test_models_check_with_korean_phrases_names_exactly_the_missing_word():
-    from voice.models import missing_words
+    from voice.recognition.models import missing_words
 
     rec = VoskRecogniser(KO_MODEL)
     count, words, missing = missing_words(COLOUR_PHASE + ["분홍색 unicorn"], rec.knows)
@@ -310,10 +310,10 @@ def test_recognize_command_reports_clear_errors(tmp_path, clips):
 
 def test_recognize_file_gives_transcript_and_intent(tmp_path, clips):
     from games.engine import Setup
-    from voice.adapters import adapter_for
-    from voice.grammar import Grammar
-    from voice.intents import IntentParser
-    from voice.recognize import recognize_file
+    from voice.cli.recognize import recognize_file
+    from voice.session.adapters import adapter_for
+    from voice.understanding.grammar import Grammar
+    from voice.understanding.intents import IntentParser
 
     rec = VoskRecogniser(KO_MODEL)
     rec.set_phrases(WHOLE_GAME)
@@ -353,7 +353,7 @@ def decide(rec, audio: bytes) -> tuple[str, float]:
 
 
 def test_a_complete_phrase_ends_after_half_a_second_of_quiet(recogniser, clips):
-    from voice.asr.vosk import ENDPOINT_SILENCE
+    from voice.recognition.vosk import ENDPOINT_SILENCE
 
     recogniser.set_phrases(WHOLE_GAME)
     for text in ["안녕하세요", "주황색 비행기"]:
@@ -366,7 +366,7 @@ def test_a_sentence_cut_short_is_not_taken_as_certain(recogniser, clips):
     import numpy as np
     from speech_audio import pcm, with_noise
 
-    from voice.asr.vosk import ENDPOINT_SILENCE
+    from voice.recognition.vosk import ENDPOINT_SILENCE
 
     recogniser.set_phrases(phrases_for("paint_thing"))  # "검은색" alone is no phrase here
     more_quiet = pcm(with_noise(np.zeros(0), lead=0.0, tail=1.0, seed=9))
@@ -384,7 +384,7 @@ def test_a_sentence_cut_short_is_not_taken_as_certain(recogniser, clips):
 def test_quiet_is_measured_against_the_noise_floor():
     import numpy as np
 
-    from voice.asr.vosk import QuietTracker
+    from voice.recognition.vosk import QuietTracker
 
     rng = np.random.default_rng(5)
     quiet = QuietTracker()

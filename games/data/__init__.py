@@ -8,10 +8,14 @@ from typing import Any
 
 import yaml
 
+from games.errors import FarbspielError
 
-class DataError(ValueError):
+
+class DataError(FarbspielError, ValueError):
     """One of our own data files is missing or damaged (e.g. a word list edited by hand);
     the message names the file and what is wrong."""
+
+    default_key = "data_file"
 
 
 @cache

@@ -19,14 +19,18 @@ from pathlib import Path
 
 import numpy as np
 
+from games.errors import FarbspielError
+
 SAMPLE_RATE = 16_000
 SPEECH_LEVEL = 3000.0
 """RMS of active speech after scaling (about -21 dBFS)."""
 FRAME = 160  # 10 ms
 
 
-class AudioError(RuntimeError):
+class AudioError(FarbspielError, RuntimeError):
     """A tool the benchmark needs is missing or failed; the message says what to do."""
+
+    default_key = "bench_audio"
 
 
 @dataclass(frozen=True)

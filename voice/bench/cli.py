@@ -49,7 +49,7 @@ def add_bench_parser(commands: Any) -> None:
 
 
 def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    from voice.adapters.base import UsageError
+    from voice.errors import UsageError
 
     items = tuple(v.strip() for v in value.split(",") if v.strip())
     if not items:
@@ -62,12 +62,11 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
 
 
 def run_bench_command(args: argparse.Namespace) -> int:
-    from voice.adapters.base import UsageError
-    from voice.asr.pronounce import cache_dir
     from voice.bench.audio import AudioError
-    from voice.bench.bench import BenchError, BenchOptions, parse_voice, quick_options, run_bench
     from voice.bench.run import Condition
-    from voice.cli import CliError
+    from voice.bench.speech import BenchError, BenchOptions, parse_voice, quick_options, run_bench
+    from voice.errors import CliError, UsageError
+    from voice.recognition.pronounce import cache_dir
 
     langs = _list(args.lang, "--lang", LANGS)
     engines = _list(args.engine, "--engine", ENGINES)
@@ -120,3 +119,15 @@ def run_bench_command(args: argparse.Namespace) -> int:
     if "chart" not in paths:
         note("no chart: matplotlib is missing (pip install 'farbspiel[bench]')")
     return 0
+
+
+class BenchCommand:
+    """``farbspiel bench`` as a command handed to :func:`voice.cli.main.main`."""
+
+    name = "bench"
+
+    def add_parser(self, commands: Any) -> None:
+        add_bench_parser(commands)
+
+    def run(self, args: argparse.Namespace) -> int:
+        return run_bench_command(args)

@@ -20,17 +20,20 @@ import yaml
 from games.alle_meine_farben import CELLS, AlleMeineFarben
 from games.data import load as load_data
 from games.engine import Action, Setup, replay
-from voice.adapters import adapter_for
-from voice.adapters.alle_meine_farben import object_term
-from voice.output import NullOutput
-from voice.policy import meaning_of
-from voice.session import Phase, Session
+from games.errors import FarbspielError
+from voice.output.sinks import NullOutput
+from voice.session.adapters import adapter_for
+from voice.session.adapters.alle_meine_farben import object_term
+from voice.session.session import Phase, Session
+from voice.understanding.policy import meaning_of
 
 GAME = "alle-meine-farben"
 
 
-class CorpusError(ValueError):
+class CorpusError(FarbspielError, ValueError):
     """The corpus file does not fit the grammar (a sentence the game would not understand)."""
+
+    default_key = "bench_corpus"
 
 
 @cache
@@ -60,7 +63,7 @@ class Item:
     kind: str
     """``move``, ``command``, ``answer`` or ``table_talk``."""
     expected: Any = None
-    """What it means (:func:`voice.policy.meaning_of`); ``None`` for table talk."""
+    """What it means (:func:`voice.understanding.policy.meaning_of`); ``None`` for table talk."""
 
 
 def colour_name(colour: str, lang: str) -> str:

@@ -29,12 +29,12 @@ from typing import Any
 import numpy as np
 
 from games.engine import Action
-from voice.asr.base import Recogniser, Transcript
 from voice.bench import audio
 from voice.bench.audio import SAMPLE_RATE, SPEECH_LEVEL, Voice
 from voice.bench.corpus import Item, Moment, ReferenceGame, corpus_data, move_text
-from voice.output import RecordingOutput
-from voice.policy import Decision, PlayPolicy, meaning_of
+from voice.output.sinks import RecordingOutput
+from voice.recognition.base import Recogniser, Transcript
+from voice.understanding.policy import Decision, PlayPolicy, meaning_of
 
 CHUNK_SECONDS = 0.05
 """Audio is fed in chunks of this length (a typical microphone block)."""
@@ -304,9 +304,9 @@ def play_pass(
     cache_dir: Any,
     moves_limit: int | None = None,
 ) -> list[Played]:
-    from voice.adapters import adapter_for
     from voice.bench.corpus import GAME
-    from voice.session import Session
+    from voice.session.adapters import adapter_for
+    from voice.session.session import Session
 
     data = corpus_data(game.lang)
     recorder = RecordingOutput()

@@ -1,1 +1,0 @@
-"""Benchmarks that write their numbers to bench-results/ (not timed unit tests)."""

@@ -1,0 +1,35 @@
+"""The one root of every error farbspiel reports to people.
+
+Every error class of the project derives from :class:`FarbspielError`. Its ``key`` names
+the message in the game's prompt files (``voice/output/prompts/<lang>/``) and ``params``
+fill in the message's blanks, so the voice layer can say any error in the game's
+language (after python-chess's typed errors and Home Assistant's response keys). It lives
+in ``games/`` because the engines, the bottom of the house, raise errors too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class FarbspielError(Exception):
+    """Root of farbspiel's errors: ``key`` (the message key) and ``params`` (its blanks).
+
+    Subclasses set ``default_key``. An error raised with a finished sentence
+    (``UsageError("--rate must be ...")``) carries it as ``params["text"]``.
+    """
+
+    default_key: ClassVar[str] = "error"
+
+    def __init__(self, text: str = "", /, *, key: str | None = None, **params: Any) -> None:
+        self.key = key or self.default_key
+        self.params: dict[str, Any] = {"text": text, **params} if text else params
+        if text:
+            super().__init__(text)
+        else:
+            super().__init__(self.key, params)
+
+    def __str__(self) -> str:
+        if "text" in self.params:
+            return str(self.params["text"])
+        return f"{self.key} {self.params}" if self.params else self.key

@@ -1,0 +1,262 @@
+"""``farbspiel bench``: the whole benchmark, table by table, and its report."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games.errors import FarbspielError
+from voice.bench import audio
+from voice.bench.audio import Voice
+from voice.bench.corpus import Item, Moment, ReferenceGame, build_items, corpus_data
+from voice.bench.report import write_report
+from voice.bench.run import Condition, Heard, Played, Table, play_pass, recognition_pass
+from voice.recognition.base import Recogniser, RecogniserError
+from voice.understanding.policy import PlayPolicy
+
+DEFAULT_VOICES = {
+    "de": ("de", "de@200", "de+f3", "mb-de6"),
+    "en": ("en-us", "en-us@200", "en-us+f3", "mb-us2"),
+}
+"""espeak-ng voices (``NAME@WPM``; 160 words per minute if not given), then mbrola voices
+(used where installed, see install-mbrola.sh)."""
+BABBLE_VOICES = {
+    "de": ("de+m3", "de+f2", "de+m5", "de+f4", "de+m2"),
+    "en": ("en-gb+m3", "en-us+f2", "en-gb-x-rp+m5", "en-us+f4", "en-029"),
+}
+DEFAULT_SPEED = 160
+DEFAULT_CONDITIONS = ("clean", "pink:20", "pink:10", "pink:5", "white:10", "babble:10")
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    out: Path
+    langs: tuple[str, ...] = ("de", "en")
+    engines: tuple[str, ...] = ("sphinx",)
+    voices: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_VOICES))
+    conditions: tuple[str, ...] = DEFAULT_CONDITIONS
+    play: bool = True
+    items_limit: int | None = None
+    moves_limit: int | None = None
+    jobs: int = 1
+    seed: int = 1
+    model_dir: Path | None = None
+    cache_dir: Path | None = None
+    command: str = "farbspiel bench"
+
+
+class BenchError(FarbspielError, RuntimeError):
+    """The benchmark cannot run; the message says why."""
+
+    default_key = "bench"
+
+
+@dataclass(frozen=True)
+class _Job:
+    engine: str
+    lang: str
+    voice: Voice
+    condition: Condition
+    options: BenchOptions
+
+
+def quick_options(options: BenchOptions) -> BenchOptions:
+    """A smoke run: one voice per language, two noise levels, a few items."""
+    voices = {lang: options.voices.get(lang, DEFAULT_VOICES[lang])[:1] for lang in options.langs}
+    return replace(
+        options,
+        voices=voices,
+        conditions=("clean", "pink:10"),
+        items_limit=14,
+        moves_limit=3,
+    )
+
+
+def open_engine(engine: str, lang: str, model_dir: Path | None) -> Recogniser:
+    if engine == "sphinx":
+        from voice.recognition.sphinx import SphinxRecogniser
+
+        return SphinxRecogniser(lang)
+    import voice.recognition.engines
+
+    opener = getattr(voice.recognition.engines, "open_recogniser", None)
+    if opener is None:
+        raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
+    return opener(engine, lang, model_dir)  # type: ignore[no-any-return]
+
+
+@cache
+def _corpus(lang: str, seed: int) -> tuple[ReferenceGame, dict[str, Moment], list[Item]]:
+    game = ReferenceGame(lang, seed)
+    moments = game.moments()
+    return game, moments, build_items(game, moments)
+
+
+def _limited(items: list[Item], limit: int | None) -> list[Item]:
+    """The first items, with table talk kept in proportion."""
+    if limit is None:
+        return items
+    talk = [i for i in items if i.kind == "table_talk"][: max(2, limit // 5)]
+    other = [i for i in items if i.kind != "table_talk"][: limit - len(talk)]
+    chosen = set(map(id, talk + other))
+    return [i for i in items if id(i) in chosen]
+
+
+def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
+    """Both passes for one engine, language, voice and noise (runs in a worker)."""
+    options = job.options
+    game, moments, items = _corpus(job.lang, options.seed)
+    items = _limited(items, options.items_limit)
+    cache_dir = options.cache_dir
+    babble_voices = [Voice(v) for v in BABBLE_VOICES[job.lang] if audio.voice_works(v)]
+    babble_text = corpus_data(job.lang)["babble"]
+
+    def babble(length: int, seed: int) -> np.ndarray:
+        return audio.babble_noise(length, seed, babble_text, babble_voices)
+
+    labels = {"engine": job.engine, "lang": job.lang}
+    seed = audio.seed_of(job.engine, job.lang, job.voice.label, job.condition.label, options.seed)
+    recogniser = open_engine(job.engine, job.lang, options.model_dir)
+    session = game.new_session()
+    policy = PlayPolicy(session.parser)
+    table = Table(recogniser, job.condition, seed, babble)
+    heard = recognition_pass(
+        table, items, moments, policy, session.is_move, job.voice, labels, cache_dir
+    )
+    played: list[Played] = []
+    if options.play:
+        recogniser = open_engine(job.engine, job.lang, options.model_dir)
+        table.recogniser = recogniser
+        played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
+    stats = {
+        "audio": table.stats.audio_seconds,
+        "compute": table.stats.compute_seconds,
+        "noise_utterances": table.stats.noise_utterances,
+        "noise_accepted": table.stats.noise_accepted,
+    }
+    return heard, played, stats
+
+
+def jobs(options: BenchOptions, note: Callable[[str], None]) -> list[_Job]:
+    out = []
+    conditions = [Condition.parse(c) for c in options.conditions]
+    for lang in options.langs:
+        voices = [parse_voice(v) for v in options.voices.get(lang, DEFAULT_VOICES[lang])]
+        usable = [v for v in voices if audio.voice_works(v.name)]
+        missing = [v.name for v in voices if v not in usable]
+        if missing:
+            note(f"voices not installed, left out: {', '.join(missing)}")
+        if not usable:
+            raise BenchError(f"no usable voice for {lang}: espeak-ng cannot speak any of them")
+        for engine in options.engines:
+            for voice in usable:
+                for condition in conditions:
+                    out.append(_Job(engine, lang, voice, condition, options))
+    return out
+
+
+def parse_voice(spec: str) -> Voice:
+    """``NAME`` or ``NAME@WPM`` → a Voice (ValueError for a bad speed)."""
+    name, _, speed = spec.strip().partition("@")
+    if not name:
+        raise ValueError(f"{spec!r} names no voice")
+    if not speed:
+        return Voice(name, DEFAULT_SPEED)
+    if not speed.isdigit() or not 80 <= int(speed) <= 450:
+        raise ValueError(f"{spec!r}: the speed must be 80 to 450 words per minute")
+    return Voice(name, int(speed))
+
+
+def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dict[str, Path]:
+    started = time.perf_counter()
+    load_before = _load()
+    todo = jobs(options, note)
+    note(f"{len(todo)} tables to run ({options.jobs} at a time)")
+    heard: list[Heard] = []
+    played: list[Played] = []
+    audio_seconds = compute = 0.0
+    noise_utterances = noise_accepted = 0
+    try:
+        with contextlib.ExitStack() as stack:
+            mapper: Any = map
+            if options.jobs > 1:
+                mapper = stack.enter_context(ProcessPoolExecutor(max_workers=options.jobs)).map
+            for job, (h, p, s) in zip(todo, mapper(run_table, todo), strict=True):
+                heard += h
+                played += p
+                audio_seconds += s["audio"]
+                compute += s["compute"]
+                noise_utterances += int(s["noise_utterances"])
+                noise_accepted += int(s["noise_accepted"])
+                note(_progress(job, h, p))
+    except RecogniserError as exc:
+        raise BenchError(str(exc)) from exc
+    elapsed = time.perf_counter() - started
+    meta: dict[str, Any] = {
+        "command": options.command,
+        "date": _dt.datetime.now().isoformat(timespec="seconds"),
+        "engines": ", ".join(options.engines),
+        "pocketsphinx": _version("pocketsphinx"),
+        "espeak-ng": _espeak_version(),
+        "voices": "; ".join(
+            f"{lang}: {', '.join(sorted({j.voice.label for j in todo if j.lang == lang}))}"
+            for lang in options.langs
+        ),
+        "corpus": ", ".join(
+            f"{lang}: {len(_limited(_corpus(lang, options.seed)[2], options.items_limit))} "
+            "utterances per table"
+            for lang in options.langs
+        ),
+        "seconds": round(elapsed),
+        "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
+        f"start, {_load()} at the end (compute is counted as CPU time, see README)",
+        "realtime": (
+            f"{audio_seconds:.0f} s of audio took {compute:.0f} s to recognise "
+            f"(real-time factor {compute / max(audio_seconds, 1e-9):.3f}, both passes, "
+            f"grammar switching included). Utterances of their own (noise, sentences "
+            f"cut in two): {noise_utterances}, of which the policy would have taken "
+            f"{noise_accepted} as a command."
+        ),
+    }
+    return write_report(options.out, heard, played, meta)
+
+
+def _progress(job: _Job, heard: Sequence[Heard], played: Sequence[Played]) -> str:
+    commands = [h for h in heard if h.kind != "table_talk"]
+    right = sum(h.correct for h in commands)
+    wrong = sum(p.wrong_applied for p in played)
+    return (
+        f"{job.engine} {job.lang} {job.voice.label:16} {job.condition.label:12} "
+        f"{right}/{len(commands)} right, {len(played)} moves, {wrong} wrong applied"
+    )
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _espeak_version() -> str:
+    from voice.recognition.pronounce import espeak_version
+
+    return espeak_version().split(" Data at")[0]

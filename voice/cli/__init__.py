@@ -1,0 +1,2 @@
+"""The command line: ``farbspiel play | resume | parse | recognize | models | cards |
+bench``; opens devices and wires the stages together."""

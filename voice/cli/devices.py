@@ -1,0 +1,150 @@
+"""Which input and output a game at the table uses: microphone or keyboard, speech or text.
+
+``--input auto`` takes the microphone when one works and a recogniser can be opened (and
+typed lines are not being piped in), otherwise the keyboard, and says which. ``--voice
+auto`` speaks when sound can be played, otherwise answers in text only, and says why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+
+from voice.input.audio import (
+    AudioError,
+    Microphone,
+    microphone_problem,
+    output_problem,
+    reopen_microphone,
+)
+from voice.input.clock import RealClock
+from voice.input.lines import LineReader
+from voice.output.sinks import MultiOutput, Output
+from voice.output.tts import SpeechOutput, tts_problem
+from voice.recognition.engines import Recogniser, RecogniserError, open_recogniser
+from voice.session.microphone import ECHO_TAIL, SpeakingGate, run_microphone
+from voice.session.session import Session
+
+
+def note(message: str) -> None:
+    print(f"farbspiel: {message}", file=sys.stderr, flush=True)
+
+
+def open_speech(lang: str, mode: str, quiet: bool = False) -> SpeechOutput | None:
+    """Speech output for ``--voice auto|tts``; ``None`` (with a message) if it cannot work."""
+    problem = output_problem() or tts_problem()
+    if problem is not None:
+        # Asked for speech, or someone at a terminal who may expect it: say why not.
+        if mode == "tts" or (not quiet and sys.stderr.isatty()):
+            note(f"no speech output ({problem}); farbspiel answers in text.")
+        return None
+    return SpeechOutput(lang, notify=note)
+
+
+def _stdin_is_piped() -> bool:
+    """Typed lines come from a pipe or a file (not a terminal, not /dev/null)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
+class MicrophoneInput:
+    """The microphone, a recogniser and (at a terminal) the keyboard, feeding a session."""
+
+    def __init__(self, recogniser: Recogniser, keyboard: LineReader | None) -> None:
+        self.recogniser = recogniser
+        self.keyboard = keyboard
+
+    def run(self, session: Session, clock: RealClock, resumed: bool, dropped_tail: bool) -> None:
+        speaks = _speaks(session.out)
+        gate = SpeakingGate(session.out, tail=ECHO_TAIL if speaks else 0.0)
+        session.out = gate
+        microphones = _Microphones()
+        try:
+            microphone = microphones.open(Microphone())
+            session.reset_clock(clock.now())
+            session.start(resumed, dropped_tail)
+            run_microphone(
+                session,
+                self.recogniser,
+                microphone,
+                gate,
+                clock,
+                keyboard=self.keyboard,
+                notify=note,
+                reopen=lambda: microphones.open(None),
+            )
+        except AudioError as exc:
+            saved = session.journal.path if session.journal is not None else None
+            resume = (
+                f" The game is saved; continue with: farbspiel resume {saved} --input keyboard"
+                if saved
+                else ""
+            )
+            raise AudioError(f"{exc}.{resume}") from None
+        finally:
+            microphones.close()
+            self.recogniser.close()
+
+
+class _Microphones:
+    """The game's microphone; when it went away, the next one opened in its place."""
+
+    def __init__(self) -> None:
+        self.current: Microphone | None = None
+
+    def open(self, first: Microphone | None) -> Microphone:
+        """Start ``first``, or (``None``) look for the device again; AudioError if none."""
+        self.close()
+        if first is not None:
+            first.start()
+            self.current = first
+        else:
+            self.current = reopen_microphone()
+        return self.current
+
+    def close(self) -> None:
+        current, self.current = self.current, None
+        if current is not None:
+            current.close()
+
+
+def _speaks(out: Output) -> bool:
+    outputs = out.outputs if isinstance(out, MultiOutput) else [out]
+    return any(isinstance(o, SpeechOutput) for o in outputs)
+
+
+def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInput | None:
+    """The microphone input for ``play``/``resume``, or ``None`` for the keyboard.
+
+    ``--input mic`` that cannot work raises :class:`AudioError` / :class:`RecogniserError`
+    with the advice to use the keyboard; ``--input auto`` says why and returns ``None``.
+    """
+    if args.input == "keyboard" or (args.input == "auto" and _stdin_is_piped()):
+        return None
+    problem = microphone_problem()
+    if problem is not None:
+        if args.input == "mic":
+            raise AudioError(f"{problem}. Play with the keyboard instead: add --input keyboard")
+        if not args.json:
+            note(f"no microphone ({problem}).")
+        return None
+    if not args.json:
+        note("loading the speech recogniser ...")
+    try:
+        recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
+    except RecogniserError as exc:
+        if args.input == "mic":
+            raise RecogniserError(
+                f"{exc}. Or play with the keyboard: add --input keyboard"
+            ) from None
+        note(f"no speech recognition ({exc}).")
+        return None
+    keyboard = LineReader(sys.stdin.fileno()) if sys.stdin.isatty() else None
+    if not args.json:
+        note("listening through the microphone" + (" (typing works too)." if keyboard else "."))
+    return MicrophoneInput(recogniser, keyboard)

@@ -1,0 +1,101 @@
+"""``farbspiel recognize``: the real recogniser over WAV files, one JSON line per file.
+
+The recogniser listens for every sentence of the game (all phases), as a player could say
+any of them at some point; the transcript then goes through the same parser as in play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from games.engine import Setup
+from voice.input.audio import AudioError, WavFile
+from voice.recognition.engines import ENGINES, Recogniser, Transcript, open_recogniser, transcribe
+from voice.session.adapters import ADAPTERS, adapter_for
+from voice.understanding.grammar import LANGUAGES, Grammar
+from voice.understanding.intents import IntentParser
+
+
+def add_recognize_parser(commands: Any) -> None:
+    rec = commands.add_parser("recognize", help="recognise WAV files with the game's grammar")
+    rec.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
+    rec.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
+    rec.add_argument("--asr", choices=ENGINES, default="auto", help="speech recogniser")
+    rec.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder")
+    rec.add_argument(
+        "--players", default="Anna,Ben,Cem", help="player names the recordings may use"
+    )
+    rec.add_argument("wav", nargs="+", type=Path, metavar="WAV", help="16 kHz mono is best")
+
+
+def whole_game_phrases(grammar: Grammar) -> list[str]:
+    return list(dict.fromkeys(phrase for phrase, _ in grammar.phrases()))
+
+
+def recognize_file(recogniser: Recogniser, parser: IntentParser, path: Path) -> dict[str, Any]:
+    """The JSON record of one file: transcript, confidence and the intent it means.
+
+    The file is streamed: a recording of hours takes time, not memory.
+    """
+    try:
+        with WavFile(path) as wav:
+            recogniser.reset()
+            heard: list[Transcript] = [t for t in transcribe(recogniser, wav.chunks()) if t.text]
+    except AudioError as exc:
+        recogniser.reset()
+        return {"file": str(path), "error": str(exc)}
+    text = " ".join(t.text for t in heard)
+    record: dict[str, Any] = {
+        "file": str(path),
+        "transcript": text,
+        "confidence": round(min((t.confidence for t in heard), default=0.0), 3),
+    }
+    if len(heard) > 1:
+        record["utterances"] = [
+            {"text": t.text, "confidence": round(t.confidence, 3)} for t in heard
+        ]
+    intent = parser.parse(text) if text else None
+    record.update(intent.to_json() if intent is not None else {"intent": None})
+    return record
+
+
+def run_recognize(args: argparse.Namespace) -> int:
+    adapter = adapter_for(args.game)
+    lang = args.lang or adapter.default_lang
+    from voice.cli.options import players_option
+
+    setup = Setup(players_option(args.players), options=adapter.default_options(lang))
+    grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
+    recogniser = open_recogniser(args.asr, lang, args.model)
+    try:
+        recogniser.set_phrases(whole_game_phrases(grammar))
+    except ValueError as exc:
+        from voice.recognition.engines import RecogniserError
+
+        raise RecogniserError(f"the recogniser cannot listen for {args.game}: {exc}") from None
+    return _print_records(recogniser, IntentParser(grammar), args.wav)
+
+
+def _print_records(recogniser: Recogniser, parser: IntentParser, files: Sequence[Path]) -> int:
+    failed = False
+    try:
+        for path in files:
+            record = recognize_file(recogniser, parser, path)
+            failed |= "error" in record
+            print(_printable(json.dumps(record, ensure_ascii=False)), flush=True)
+            if "error" in record:
+                print(_printable(f"farbspiel: {record['error']}"), file=sys.stderr)
+    finally:
+        recogniser.close()
+    return 1 if failed else 0
+
+
+def _printable(text: str) -> str:
+    """File names whose bytes are not UTF-8 reach us with surrogates no terminal can show;
+    they are printed with a replacement character instead."""
+    return text.encode("utf-8", "replace").decode("utf-8")

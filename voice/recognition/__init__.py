@@ -1,0 +1,2 @@
+"""Stage 2: speech to text. The recognisers (vosk, pocketsphinx) behind one interface,
+their endpointing, phrase graphs and pronunciations, and where their models live."""

@@ -1,0 +1,131 @@
+"""The recogniser interface: a stream of 16 kHz mono int16 audio in, transcripts out.
+
+Both engines (vosk, pocketsphinx) implement :class:`Recogniser`; the microphone loop,
+``farbspiel recognize`` and the benchmark use only this interface, so the same code takes
+microphone chunks in play and WAV chunks in tests (after speech-to-phrase's
+``transcribe(..., audio_stream)``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from games.errors import FarbspielError
+
+"""Every recogniser takes 16 kHz, mono, signed 16-bit little-endian audio."""
+
+
+class RecogniserError(FarbspielError, RuntimeError):
+    """The engine or its model cannot be used; the message says how to fix it."""
+
+    default_key = "recogniser"
+
+
+@dataclass(frozen=True)
+class Word:
+    """One recognised word with its timing in the stream."""
+
+    word: str
+    start: float
+    """Seconds from the start of the stream."""
+    end: float
+    confidence: float
+    """0..1 as the engine reports it (1.0 where the engine gives none)."""
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another sentence of the grammar the engine found nearly as likely."""
+
+    text: str
+    confidence: float
+    """0..1 on the same scale as :attr:`Transcript.confidence`."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What the recogniser heard in one utterance."""
+
+    text: str
+    """Normalised text (lower case, no punctuation); "" when nothing usable was heard."""
+
+    confidence: float
+    """0..1; how sure the engine is that ``text`` was said (and is in the grammar)."""
+
+    words: tuple[Word, ...] = ()
+    """Word timings where the engine gives them."""
+
+    end: float = 0.0
+    """Seconds from the start of the stream at which the utterance was decided."""
+
+    alternatives: tuple[Alternative, ...] = ()
+    """Sentences that nearly won, most likely first (empty where the engine gives none).
+    The play policy adds up the ones that mean the same as ``text``."""
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Meaning confidences (0..1) at which the play policy
+    (:mod:`voice.understanding.policy`) changes its mind. They belong to an engine: each
+    measures confidence on a scale of its own. The defaults are pocketsphinx's, fitted on
+    the benchmark (voice/bench/README.md)."""
+
+    act: float = 0.97
+    """Moves at least this sure are applied at once."""
+
+    confirm: float = 0.5
+    """Moves at least this sure (and below ``act``) are confirmed first."""
+
+    answer: float = 0.5
+    """Everything else (questions, commands, "no") at least this sure is done."""
+
+    affirm: float = 0.75
+    """A "yes" to a confirmation question must be at least this sure: a wrong yes applies
+    a wrong move, a wrong no only costs a repetition."""
+
+    ignore: float = 0.3
+    """Anything less sure is table talk and ignored; in between, the player is asked again."""
+
+
+class Recogniser(ABC):
+    """One engine with its model loaded, listening for a phrase list."""
+
+    thresholds: Thresholds = Thresholds()
+    """How sure this engine's transcripts must be to act on them, confirm them, or ignore
+    them (see :class:`Thresholds`)."""
+
+    @abstractmethod
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        """Listen for exactly these normalised sentences from now on (the current phase).
+
+        Implementations validate the list and build their grammar from it; a bad list
+        raises ValueError and never reaches the engine.
+        """
+
+    @abstractmethod
+    def accept(self, chunk: bytes) -> Transcript | None:
+        """Feed audio; returns a transcript when an utterance has just ended."""
+
+    @abstractmethod
+    def finish(self) -> Transcript | None:
+        """End of the stream: the transcript of any utterance still open."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Forget audio heard so far (e.g. what was captured while farbspiel spoke)."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release the engine."""
+
+
+def transcribe(recogniser: Recogniser, chunks: Iterable[bytes]) -> Iterator[Transcript]:
+    """All transcripts of an audio stream (microphone chunks or WAV chunks alike)."""
+    for chunk in chunks:
+        transcript = recogniser.accept(chunk)
+        if transcript is not None:
+            yield transcript
+    transcript = recogniser.finish()
+    if transcript is not None:
+        yield transcript

@@ -1,0 +1,333 @@
+"""Pronunciations for pocketsphinx's en-us acoustic model.
+
+English words come from the CMU dictionary that ships with pocketsphinx. Everything else
+(German words, player names, character names) is phonemised by espeak-ng, and its IPA is
+mapped onto the 39 ARPAbet phones of the en-us model with the tables below. German words
+are always taken from espeak-ng's German voice, even when the CMU dictionary happens to
+list the same spelling ("die", "rot", "boot" are English words there, said the English way).
+
+Pronunciations are cached on disk per language, keyed by the espeak-ng version and a
+digest of the tables, so changing a table invalidates the cache by itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from pathlib import Path
+
+from games.errors import FarbspielError
+
+ARPABET = frozenset(
+    "AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH T TH "
+    "UH UW V W Y Z ZH".split()
+)
+"""The phones of pocketsphinx's en-us model (silence and noise phones aside)."""
+
+# IPA (as espeak-ng writes it) → en-us phones. A value is one pronunciation of the
+# symbol ("" drops it); several values separated by "|" are alternatives where no
+# English phone is clearly closest (German ü between UW and IY).
+_CONSONANTS: dict[str, str] = {
+    "b": "B",
+    "d": "D",
+    "f": "F",
+    "ɡ": "G",
+    "g": "G",
+    "h": "HH",
+    "j": "Y",
+    "k": "K",
+    "l": "L",
+    "m": "M",
+    "n": "N",
+    "ŋ": "NG",
+    "p": "P",
+    "s": "S",
+    "ʃ": "SH",
+    "t": "T",
+    "v": "V",
+    "w": "W",
+    "z": "Z",
+    "ʒ": "ZH",
+    "θ": "TH",
+    "ð": "DH",
+    "tʃ": "CH",
+    "dʒ": "JH",
+    "ʔ": "",
+}
+
+IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
+    "de": {
+        **_CONSONANTS,
+        "r": "R",
+        "ɾ": "R",
+        "ʁ": "R",
+        "ç": "SH|HH",  # "ich": no palatal fricative in English; SH sounds closest
+        "x": "HH|K",  # "Buch", "acht"
+        "a": "AA",
+        "aː": "AA",
+        "ɑ": "AA",
+        "ɑː": "AA",
+        "ɐ": "AH",
+        "ɜ": "AH|ER",  # espeak's symbol for the vocalised -er ending ("Eimer")
+        "ə": "AH",
+        "e": "EY",
+        "eː": "EY",
+        "ɛ": "EH",
+        "ɛː": "EH",
+        "ɛɪ": "EY",
+        "i": "IY",
+        "iː": "IY",
+        "ɪ": "IH",
+        "o": "OW",
+        "oː": "OW",
+        "ɔ": "AO",
+        "u": "UW",
+        "uː": "UW",
+        "ʊ": "UH",
+        "y": "UW|IY",  # German ü: rounded like UW, tongue like IY
+        "yː": "UW|IY",
+        "ʏ": "UH|IH",
+        "ø": "ER|EH",  # German ö
+        "øː": "ER|EH",
+        "œ": "ER|EH",
+        "aɪ": "AY",
+        "aʊ": "AW",
+        "ɔʏ": "OY",
+        "ɔø": "OY",
+        # espeak-ng 1.51 writes "??" for its German "ur" before a consonant ("Burg",
+        # "Maulwurf"): a phoneme it has no IPA for
+        "??": "UH R|ER",
+        # English words inside German sentences ("sorry") come as (en)…(de) in English IPA
+        "ɹ": "R",
+        "ɒ": "AA",
+    },
+    "en": {
+        **_CONSONANTS,
+        "ɹ": "R",
+        "r": "R",
+        "ɾ": "T",  # the American flap ("status")
+        "ʔ": "T",
+        "x": "K",
+        "æ": "AE",
+        "a": "AA",
+        "aː": "AA",
+        "ɑ": "AA",
+        "ɑː": "AA",
+        "ɒ": "AA",
+        "ɔ": "AO",
+        "ɔː": "AO",
+        "o": "OW",
+        "oː": "AO",  # espeak's "four fˈoːɹ" is F AO R
+        "oʊ": "OW",
+        "ʌ": "AH",
+        "ə": "AH",
+        "ɐ": "AH",
+        "ᵻ": "IH",
+        "ɚ": "ER",
+        "ɚɹ": "ER",  # "correct" kɚɹˈɛkt: the r is in the vowel already
+        "ɜ": "ER",
+        "ɜː": "ER",
+        "e": "EH",
+        "ɛ": "EH",
+        "eɪ": "EY",
+        "ɪ": "IH",
+        "i": "IY",
+        "iː": "IY",
+        "ʊ": "UH",
+        "u": "UW",
+        "uː": "UW",
+        "aɪ": "AY",
+        "aʊ": "AW",
+        "ɔɪ": "OY",
+        "y": "UW",
+        "yː": "UW",
+        "ø": "ER",
+        "øː": "ER",
+    },
+}
+"""IPA symbol → en-us phone(s), per espeak-ng voice language (the tested mapping table)."""
+
+ESPEAK_VOICES = {"de": "de", "en": "en-us"}
+"""The espeak-ng voice that phonemises words of each language."""
+
+MAX_VARIANTS = 3
+"""At most this many pronunciations per word (alternatives multiply)."""
+
+_IGNORED = "ˈˌ\u200d\u0361\u0329.‿ '"  # stress, ties, syllabic marks, syllable/word breaks
+_LANG_SWITCH = re.compile(r"\([a-z\-]+\)")
+
+
+class PronunciationError(FarbspielError, RuntimeError):
+    """A word cannot be given a pronunciation (espeak-ng missing or an unknown symbol)."""
+
+    default_key = "pronunciation"
+
+
+def ipa_phonemes(ipa: str, table: Mapping[str, str]) -> list[str]:
+    """Split espeak-ng IPA into the symbols of ``table`` (longest match first)."""
+    text = _LANG_SWITCH.sub("", ipa)
+    text = "".join(c for c in text if c not in _IGNORED)
+    longest = max(len(k) for k in table)
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        for size in range(min(longest, len(text) - i), 0, -1):
+            piece = text[i : i + size]
+            if piece in table:
+                out.append(piece)
+                i += size
+                break
+        else:
+            raise PronunciationError(f"no en-us phone for the IPA symbol {text[i]!r} in {ipa!r}")
+    return out
+
+
+def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
+    """All pronunciations (space-separated ARPAbet, best first) of one word's IPA."""
+    table = IPA_TO_ARPABET[lang]
+    options = [table[symbol].split("|") for symbol in ipa_phonemes(ipa, table)]
+    primary = [opts[0] for opts in options]
+    # the best guess, then one alternative symbol at a time (the count stays small)
+    variants = [primary] + [
+        primary[:i] + [alt] + primary[i + 1 :] for i, opts in enumerate(options) for alt in opts[1:]
+    ]
+    out: list[str] = []
+    for phones in variants:
+        flat = [p for p in " ".join(phones).split() if p]
+        collapsed = [p for i, p in enumerate(flat) if i == 0 or p != flat[i - 1]]
+        text = " ".join(collapsed)
+        if text and text not in out:
+            out.append(text)
+    return out[:MAX_VARIANTS]
+
+
+def espeak_ipa(words: Sequence[str], lang: str) -> list[str]:
+    """espeak-ng's IPA for each word (one process for the whole list)."""
+    if not words:
+        return []
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        raise PronunciationError(
+            "espeak-ng is not installed; it gives pocketsphinx the pronunciation of "
+            "words its dictionary lacks (Debian/Ubuntu: sudo apt install espeak-ng)"
+        )
+    # one word per line: espeak-ng answers with one line per input line
+    proc = subprocess.run(
+        [exe, "-q", "--ipa", "-v", ESPEAK_VOICES[lang]],
+        input="\n".join(words) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = [line.strip() for line in proc.stdout.splitlines()]
+    if proc.returncode != 0 or len(lines) != len(words):
+        raise PronunciationError(
+            f"espeak-ng could not phonemise {len(words)} words: {proc.stderr.strip()[:200]}"
+        )
+    return lines
+
+
+@cache
+def espeak_version() -> str:
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        return "none"
+    proc = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False)
+    return proc.stdout.strip()
+
+
+@cache
+def cmudict(path: str) -> dict[str, tuple[str, ...]]:
+    """The CMU dictionary: word → pronunciations (alternatives ``word(2)`` folded in)."""
+    entries: dict[str, list[str]] = {}
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            word, _, phones = line.strip().partition(" ")
+            if not phones:
+                continue
+            base = word.split("(", 1)[0]
+            entries.setdefault(base, []).append(phones.split("#", 1)[0].strip())
+    return {w: tuple(p) for w, p in entries.items()}
+
+
+def _table_digest() -> str:
+    text = json.dumps(IPA_TO_ARPABET, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(f"{text}|{MAX_VARIANTS}".encode()).hexdigest()[:12]
+
+
+def cache_dir() -> Path:
+    """Where pronunciations are cached (``$XDG_CACHE_HOME/farbspiel``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "farbspiel"
+
+
+class Pronouncer:
+    """Pronunciations of words of one language for the en-us model, cached on disk."""
+
+    def __init__(self, lang: str, dictionary: str | None, cache_file: Path | None = None) -> None:
+        if lang not in IPA_TO_ARPABET:
+            raise ValueError(f"no pronunciation table for language {lang!r}")
+        self.lang = lang
+        self.dictionary = dictionary
+        self.cache_file = cache_file
+        self._key = f"{espeak_version()}|{_table_digest()}"
+        self._known: dict[str, list[str]] = self._load()
+
+    def pronunciations(self, words: Iterable[str]) -> dict[str, list[str]]:
+        """Every word → its pronunciations (best first). Raises PronunciationError."""
+        wanted = list(dict.fromkeys(words))
+        result: dict[str, list[str]] = {}
+        missing: list[str] = []
+        english = cmudict(self.dictionary) if self.dictionary and self.lang == "en" else {}
+        for word in wanted:
+            if word in english:
+                result[word] = list(english[word][:MAX_VARIANTS])
+            elif word in self._known:
+                result[word] = self._known[word]
+            else:
+                missing.append(word)
+        if missing:
+            for word, ipa in zip(missing, espeak_ipa(missing, self.lang), strict=True):
+                variants = ipa_to_arpabet(ipa, self.lang)
+                if not variants:
+                    raise PronunciationError(f"espeak-ng gave no phonemes for {word!r}")
+                self._known[word] = result[word] = variants
+            self._save()
+        return result
+
+    def _load(self) -> dict[str, list[str]]:
+        if self.cache_file is None:
+            return {}
+        try:
+            data = json.loads(self.cache_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("key") != self._key:
+            return {}
+        words = data.get("words")
+        if not isinstance(words, dict):
+            return {}
+        return {
+            w: p
+            for w, p in words.items()
+            if isinstance(p, list) and p and all(isinstance(x, str) for x in p)
+        }
+
+    def _save(self) -> None:
+        if self.cache_file is None:
+            return
+        try:
+            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.cache_file.with_name(f"{self.cache_file.name}.{os.getpid()}.tmp")
+            data = {"key": self._key, "words": self._known}
+            tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            tmp.replace(self.cache_file)
+        except OSError:
+            pass  # a cache that cannot be written only costs time

@@ -1,0 +1,541 @@
+"""The pocketsphinx recogniser: speech that works with no download.
+
+pocketsphinx's wheel ships an American English acoustic model; farbspiel decodes with it
+against the finite-state grammar of the current game phase (:mod:`voice.recognition.phrase_graph`),
+so German works too, with words said the way espeak-ng's German voice says them
+(:mod:`voice.recognition.pronounce`).
+
+Audio is cut into utterances by a VAD (:mod:`voice.recognition.endpoint`). Each utterance is
+decoded as a whole, normalised by its own cepstral mean: pocketsphinx's streaming
+normalisation starts from a generic mean and takes many utterances to settle, and until
+then it mishears short commands badly (measured: German colours 88% → 95% right). To stay
+quick, the utterance is decoded as soon as the speaker pauses; if that is a sentence of
+the grammar, a short pause ends it, otherwise a longer one.
+
+A grammar decoder forces every sound into some sentence of the grammar, so it cannot tell
+by itself whether a sentence was said at all. The confidence therefore has two parts:
+
+- **In grammar?** A second decoder listens to the same audio as it comes, with a free
+  phone loop (any sequence of English phones). Table talk fits the free loop much better
+  than any sentence of the grammar, commands fit both about equally. A logistic model of the
+  acoustic score difference, the phone distance and the phone count ratio gives the
+  probability that the sentence was said.
+- **Which sentence?** The n-best list of the grammar decoder gives the sentences that
+  nearly won; their score gaps become probabilities. They are returned as
+  ``Transcript.alternatives`` so that the play policy, which knows what sentences mean,
+  can add up sentences that mean the same ("den Hut lila" = "die Hut lila").
+
+``Transcript.confidence`` is the product: in grammar × this very sentence.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz.distance import Levenshtein
+
+from voice.input.audio import SAMPLE_RATE
+from voice.recognition.base import (
+    Alternative,
+    Recogniser,
+    RecogniserError,
+    Transcript,
+    Word,
+)
+from voice.recognition.endpoint import Endpointer, Step
+from voice.recognition.phrase_graph import Automaton, spoken_words
+from voice.recognition.pronounce import Pronouncer, PronunciationError, cache_dir
+
+LANGUAGES = ("de", "en")
+
+# Confidence model: a logistic regression on three measures of how well the grammar's best
+# sentence fits the sounds compared with free phones, fitted on the benchmark's synthetic
+# speech (espeak-ng voices de and en-us, mbrola de6 and us2, at 160 words per minute, in a
+# quiet room and in pink noise at 10 dB; see voice/bench/README.md), with "the meaning was
+# recognised" as the label.
+IN_GRAMMAR_RATIO = 0.107
+"""Weight of the acoustic log-likelihood ratio per speech frame (grammar − phone loop)."""
+IN_GRAMMAR_DISTANCE = -6.368
+"""Weight of the phone distance between the sentence's pronunciation and the free phone
+loop's phones (0: same phones, 1: nothing in common)."""
+IN_GRAMMAR_LENGTH = -1.172
+"""Weight of log((phones of the sentence + 1) / (phones the loop heard + 1)): a sentence
+much longer than what was said is made up."""
+IN_GRAMMAR_BIAS = 9.931
+SPEECH_FRAMES_MIN = 30
+"""The ratio is averaged over at least this many frames (very short sounds are noisy)."""
+NBEST_SCALE = 0.03
+"""Score units → log-probability for the n-best sentences (pocketsphinx scores are scaled
+log-likelihoods; a gap of 100 units makes the loser e⁻³ as likely). Fitted with the
+confidence model; flatter scales spread probability over sentences the acoustics tell
+apart."""
+NBEST_SIZE = 60
+"""How many n-best entries to read (many are the same sentence, aligned differently)."""
+MIN_ALTERNATIVE = 0.01
+"""Alternatives less likely than this are left out of the transcript."""
+LONG_UTTERANCE = 4.0
+"""Seconds. Commands take at most about 3 s (measured: the longest German command at 160
+words per minute, pauses included, 2.9 s); an utterance longer than this had other
+voices in it that kept the endpointer from closing it (babble at the table)."""
+LONG_UTTERANCE_CONFIDENCE = 0.7
+"""The most such a mixed utterance may be trusted: a move is then confirmed first, never
+applied at once, and a "yes" in it is not taken (measured in babble at 10 dB: wrong
+moves applied at confidences up to 1.0 from utterances of 5-10 s)."""
+MAX_GUESSES = 3
+"""At most this many short pauses per utterance are decoded early; after that only pauses
+as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
+MAX_GRAMMARS = 16
+"""Compiled phase grammars kept for reuse (phases come back again and again)."""
+DECODER_OPTIONS: dict[str, Any] = {"silprob": 1.0, "bestpath": False}
+"""pocketsphinx settings that differ from its defaults. ``silprob`` 1: pauses cost
+nothing (by default every pause is penalised, which makes a short command look worse
+than the free phone loop and so like table talk); ``bestpath`` off: the best path is the
+Viterbi path, scored like the phone loop's (the n-best list still comes from the lattice)."""
+
+
+@dataclass
+class _Grammar:
+    search: str
+    phrase_of: dict[str, str]
+    """Spoken token string (as the decoder outputs it) → the phrase as given."""
+
+
+@dataclass(frozen=True)
+class _PhraseGraph:
+    automaton: Automaton
+    phrase_of: dict[str, str]
+    """Spoken words (space-separated) → the phrase as given."""
+    words: frozenset[str]
+
+
+@lru_cache(maxsize=32)
+def _phrase_graph(lang: str, phrases: tuple[str, ...]) -> _PhraseGraph:
+    """The automaton of a phrase list (shared by all recognisers of the process)."""
+    spoken = [spoken_words(p, lang) for p in phrases]
+    phrase_of: dict[str, str] = {}
+    for phrase, words in zip(phrases, spoken, strict=True):
+        phrase_of.setdefault(" ".join(words), phrase)
+    words = frozenset(w for said in spoken for w in said)
+    return _PhraseGraph(Automaton(spoken), phrase_of, words)
+
+
+def _sigmoid(x: float) -> float:
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _posteriors(sentences: Mapping[str, float]) -> dict[str, float]:
+    """Scores → probabilities, most likely first."""
+    top = max(sentences.values())
+    weights = {p: math.exp(NBEST_SCALE * (s - top)) for p, s in sentences.items()}
+    total = sum(weights.values())
+    ranked = sorted(weights.items(), key=lambda item: -item[1])
+    return {p: w / total for p, w in ranked}
+
+
+_NOT_PHONES = frozenset({"SIL", "+NSN+", "+SPN+", "<s>", "</s>", "<sil>"})
+
+
+def _load_pocketsphinx() -> Any:
+    try:
+        import pocketsphinx
+    except ImportError as exc:  # pragma: no cover - pocketsphinx is a dependency
+        raise RecogniserError(
+            "pocketsphinx is not installed; install it with: pip install pocketsphinx"
+        ) from exc
+    return pocketsphinx
+
+
+def default_model_dir() -> Path:
+    """The en-us model inside the pocketsphinx wheel."""
+    return Path(_load_pocketsphinx().get_model_path()) / "en-us"
+
+
+class SphinxRecogniser(Recogniser):
+    """pocketsphinx with the phase grammar, a phone loop for rejection, and a VAD."""
+
+    def __init__(
+        self,
+        lang: str,
+        *,
+        model_dir: str | Path | None = None,
+        pronunciation_cache: Path | None = None,
+        phone_loop: bool = True,
+        vad_mode: int = 2,
+        guess_silence: float = 0.08,
+        end_silence: float = 0.2,
+        max_silence: float = 0.6,
+        max_utterance: float = 10.0,
+        decoder_options: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``model_dir`` holds ``en-us/`` (acoustic model), ``cmudict-en-us.dict`` and
+        ``en-us-phone.lm.bin``, as in the pocketsphinx wheel (the default).
+
+        After ``guess_silence`` seconds of quiet the utterance so far is decoded; if that
+        is a sentence of the grammar, ``end_silence`` seconds of quiet end it, otherwise
+        (the player may be pausing mid-sentence) ``max_silence`` seconds do.
+        """
+        if lang not in LANGUAGES:
+            raise RecogniserError(
+                f"pocketsphinx speaks {' and '.join(LANGUAGES)} here, not {lang!r}"
+            )
+        ps = _load_pocketsphinx()
+        self.lang = lang
+        model = Path(model_dir) if model_dir is not None else default_model_dir()
+        hmm, dictionary, phone_lm = model / "en-us", model / "cmudict-en-us.dict", None
+        if (model / "en-us-phone.lm.bin").is_file():
+            phone_lm = model / "en-us-phone.lm.bin"
+        if not (hmm / "mdef").is_file() or not dictionary.is_file():
+            raise RecogniserError(
+                f"no pocketsphinx en-us model in {model} (it needs en-us/mdef and "
+                "cmudict-en-us.dict); reinstall it with: pip install --force-reinstall "
+                "pocketsphinx"
+            )
+        if pronunciation_cache is None:
+            pronunciation_cache = cache_dir() / f"sphinx-pronunciations-{lang}.json"
+        self._pronouncer = Pronouncer(lang, str(dictionary), pronunciation_cache)
+        options: dict[str, Any] = {"loglevel": "FATAL", "logfn": os.devnull}
+        options.update(DECODER_OPTIONS)
+        options.update(decoder_options or {})
+        try:
+            self._decoder = ps.Decoder(hmm=str(hmm), dict=None, lm=None, **options)
+            self._phones = None
+            if phone_loop:
+                loop_options = {
+                    k: v for k, v in options.items() if k not in ("bestpath", "silprob")
+                }
+                self._phones = ps.Decoder(
+                    hmm=str(hmm),
+                    dict=None,
+                    allphone=str(phone_lm) if phone_lm else None,
+                    **loop_options,
+                )
+        except (RuntimeError, ValueError) as exc:
+            raise RecogniserError(
+                f"pocketsphinx cannot load its model from {model}: {exc}"
+            ) from exc
+        self._logmath = self._decoder.get_logmath()
+        vad = ps.Vad(vad_mode, SAMPLE_RATE)
+        self._frame_bytes: int = vad.frame_bytes
+        self._endpointer = Endpointer(vad.is_speech, vad.frame_length)
+        self.guess_silence = guess_silence
+        self.end_silence = end_silence
+        self.max_silence = max_silence
+        self.max_utterance = max_utterance
+        self._tokens: dict[str, str] = {}
+        self._words_of: dict[str, str] = {}
+        self._grammars: OrderedDict[tuple[str, ...], _Grammar] = OrderedDict()
+        self._grammar: _Grammar | None = None
+        self._searches = 0
+        self._buffer = b""
+        self._samples = 0  # samples consumed since the stream began
+        self._utt_start = 0.0
+        self._utt_audio: list[bytes] = []
+        self._guess: bool | None = None  # decoded so far: a whole sentence? None: not decoded
+        self._guesses = 0
+        self._mean: str | None = None  # cepstral mean of the last utterance
+        self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
+        self.details: dict[str, Any] = {}
+        """Diagnostics of the last utterance (decoder output, scores) for the benchmark."""
+
+    # --- grammar ---------------------------------------------------------------------
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        key = tuple(phrases)
+        if not key or any(not isinstance(p, str) or not p.strip() for p in key):
+            raise ValueError("the phrase list is empty or has an empty phrase")
+        self._guess = None  # an utterance under way is decoded with the new grammar
+        grammar = self._grammars.get(key)
+        if grammar is None:
+            grammar = self._compile(key)
+            self._grammars[key] = grammar
+            if len(self._grammars) > MAX_GRAMMARS:
+                _, old = self._grammars.popitem(last=False)
+                self._decoder.remove_search(old.search)
+        self._grammars.move_to_end(key)
+        self._decoder.activate_search(grammar.search)
+        self._grammar = grammar
+
+    def _compile(self, phrases: tuple[str, ...]) -> _Grammar:
+        graph = _phrase_graph(self.lang, phrases)
+        self._add_words(graph.words)
+        phrase_of = {
+            " ".join(self._tokens[w] for w in spoken.split()): phrase
+            for spoken, phrase in graph.phrase_of.items()
+        }
+        start, final, arcs = graph.automaton.transitions(self._tokens)
+        self._searches += 1
+        search = f"phase{self._searches}"
+        try:
+            fsg = self._decoder.create_fsg(search, start, final, arcs)
+            self._decoder.add_fsg(search, fsg)
+        except (RuntimeError, ValueError) as exc:
+            raise ValueError(f"pocketsphinx refused the grammar: {exc}") from exc
+        return _Grammar(search, phrase_of)
+
+    def _add_words(self, words: Iterable[str]) -> None:
+        new = sorted(w for w in words if w not in self._tokens)
+        if not new:
+            return
+        try:
+            pronunciations = self._pronouncer.pronunciations(new)
+        except PronunciationError as exc:
+            raise RecogniserError(str(exc)) from exc
+        entries: list[tuple[str, str]] = []
+        for word in new:
+            token = word if word.isascii() and word.isalpha() else f"w{len(self._tokens)}x"
+            self._tokens[word] = token
+            self._words_of[token] = word
+            for i, phones in enumerate(pronunciations[word]):
+                entries.append((token if i == 0 else f"{token}({i + 1})", phones))
+        for i, (name, phones) in enumerate(entries):
+            try:
+                self._decoder.add_word(name, phones, i == len(entries) - 1)
+            except RuntimeError as exc:
+                raise ValueError(f"pocketsphinx refused the word {name!r} ({phones})") from exc
+
+    # --- audio -----------------------------------------------------------------------
+    def accept(self, chunk: bytes) -> Transcript | None:
+        if self._grammar is None:
+            raise RecogniserError("set_phrases() must come before audio")
+        self._buffer += chunk
+        size = self._frame_bytes
+        offset = 0
+        result: Transcript | None = None
+        while len(self._buffer) - offset >= size and result is None:
+            frame = self._buffer[offset : offset + size]
+            offset += size
+            self._samples += size // 2
+            result = self._frame(frame)
+        self._buffer = self._buffer[offset:]
+        return result
+
+    def finish(self) -> Transcript | None:
+        result = None
+        if self._buffer:
+            result = self.accept(b"")
+        if result is None and self._endpointer.in_utterance:
+            result = self._end_utterance()
+        self._buffer = b""
+        return result
+
+    def reset(self) -> None:
+        if self._endpointer.in_utterance and self._phones is not None:
+            self._phones.end_utt()
+        self._endpointer.reset()
+        self._utt_audio = []
+        self._guess = None
+        self._buffer = b""
+
+    def close(self) -> None:
+        self.reset()
+
+    def _frame(self, frame: bytes) -> Transcript | None:
+        step = self._endpointer.process(frame)
+        if step.step is Step.SILENCE:
+            return None
+        if step.step is Step.START:
+            self._utt_start = self._now() - step.length
+            self._utt_audio = []
+            self._guess = None
+            self._guesses = 0
+            self._loop = None
+            if self._phones is not None:
+                if self._mean is not None:  # the last utterance's, not a generic one
+                    self._phones.set_cmn(self._mean)
+                self._phones.start_utt()
+        self._utt_audio.append(step.audio)
+        if self._phones is not None:  # the phone loop listens as the audio comes
+            self._phones.process_raw(step.audio)
+        if step.trailing == 0:  # speech goes on: an earlier guess is out of date
+            self._guess = None
+        if step.length >= self.max_utterance or step.trailing >= self.max_silence:
+            return self._end_utterance()
+        if (
+            step.trailing >= self.guess_silence
+            and self._guess is None
+            # past the cap, only pauses as long as a sentence's end are decoded
+            and (self._guesses < MAX_GUESSES or step.trailing >= self.end_silence)
+        ):
+            self._guesses += 1
+            self._guess = self._decode()
+        if step.trailing >= self.end_silence and self._guess:
+            return self._end_utterance()
+        return None
+
+    def _decode(self) -> bool:
+        """Decode the utterance so far with the grammar, normalised by the utterance's
+        own cepstral mean (streaming normalisation starts from a generic mean and
+        misleads the decoder badly on short commands), and note where the phone loop
+        stands. True if the utterance is a sentence of the grammar."""
+        audio = b"".join(self._utt_audio)
+        self._decoder.start_utt()
+        self._decoder.process_raw(audio, full_utt=True)
+        self._decoder.end_utt()
+        self._mean = self._decoder.get_cmn(False)
+        if self._phones is not None:
+            self._loop = self._loop_state()
+        hyp = self._decoder.hyp()
+        return hyp is not None and self._phrase(hyp.hypstr) is not None
+
+    def _loop_state(self) -> tuple[float, list[str]] | None:
+        """The phone loop's acoustic score and phones of the audio so far."""
+        assert self._phones is not None
+        hyp = self._phones.hyp()
+        if hyp is None:
+            return None
+        score = self._log(hyp.best_score) - self._lm_part(self._phones)
+        phones = [seg.word for seg in self._phones.seg() or () if seg.word not in _NOT_PHONES]
+        return score, phones
+
+    def _now(self) -> float:
+        return self._samples / SAMPLE_RATE
+
+    def _end_utterance(self) -> Transcript:
+        self._endpointer.end()
+        if self._guess is None:
+            self._decode()
+        if self._phones is not None:
+            self._phones.end_utt()
+        self._utt_audio = []
+        self._guess = None
+        end = self._now()
+        frames = max(1, self._decoder.n_frames())
+        hyp = self._decoder.hyp()
+        sentences, partial = self._nbest_scores()
+        self.details = {
+            "start": self._utt_start,
+            "frames": frames,
+            "hyp": self._spell(hyp.hypstr) if hyp is not None else "",
+            "partial": partial,
+        }
+        if hyp is None:
+            return Transcript("", 0.0, end=end)
+        phrase = self._phrase(hyp.hypstr)
+        if phrase is not None:  # the Viterbi winner heads the list, however the lattice scored it
+            sentences[phrase] = max(sentences.values(), default=0.0)
+        elif sentences:  # the best path stopped half-way through a sentence: next best
+            phrase = max(sentences, key=lambda p: sentences[p])
+        else:  # nothing, or stuck half-way through every sentence
+            return Transcript("", 0.0, end=end)
+        in_grammar = 1.0
+        if self._phones is not None:
+            ratio, distance, length = self._fit_to_phones(hyp)
+            in_grammar = _sigmoid(
+                IN_GRAMMAR_RATIO * ratio
+                + IN_GRAMMAR_DISTANCE * distance
+                + IN_GRAMMAR_LENGTH * length
+                + IN_GRAMMAR_BIAS
+            )
+            self.details.update(ratio=ratio, phone_distance=distance)
+        if end - self._utt_start > LONG_UTTERANCE:
+            in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)
+        posteriors = _posteriors(sentences)
+        self.details["best"] = sentences[phrase]
+        self.details["posteriors"] = posteriors
+        alternatives = tuple(
+            Alternative(text, in_grammar * p)
+            for text, p in posteriors.items()
+            if text != phrase and in_grammar * p >= MIN_ALTERNATIVE
+        )
+        return Transcript(
+            phrase,
+            in_grammar * posteriors[phrase],
+            words=self._words() if self._phrase(hyp.hypstr) == phrase else (),
+            end=end,
+            alternatives=alternatives,
+        )
+
+    def _fit_to_phones(self, hyp: Any) -> tuple[float, float, float]:
+        """How well the grammar's best path explains the sounds, compared with free
+        phones (the phone loop), in three numbers:
+
+        - the acoustic log-likelihood difference per frame of speech (0: as well as free
+          phones; table talk forced into a command: far below). Language-model parts are
+          taken out of both path scores: the phone loop pays its phone bigram on every
+          phone, which would otherwise make any long utterance look like grammar;
+        - the edit distance between the phones of the path's words and the phones the
+          loop heard, per phone (0: the same; near 1: unrelated);
+        - the log ratio of the two phone counts.
+        """
+        if self._loop is None:
+            return 0.0, 0.0, 0.0
+        loop, heard = self._loop
+        grammar = self._log(hyp.best_score) - self._lm_part(self._decoder)
+        silent = 0
+        path: list[str] = []
+        for seg in self._decoder.seg() or ():
+            if seg.word.split("(", 1)[0] not in self._words_of:
+                silent += seg.end_frame - seg.start_frame + 1
+            else:
+                path += (self._decoder.lookup_word(seg.word) or "").split()
+        speech = max(SPEECH_FRAMES_MIN, self._decoder.n_frames() - silent)
+        distance = Levenshtein.distance(path, heard) / max(1, len(path), len(heard))
+        self.details.update(speech_frames=speech, path_phones=len(path), loop_phones=len(heard))
+        length = math.log((len(path) + 1) / (len(heard) + 1))
+        return (grammar - loop) / speech, distance, length
+
+    def _lm_part(self, decoder: Any) -> float:
+        return sum(self._log(seg.lscore) for seg in decoder.seg() or () if seg.lscore > 0)
+
+    def _nbest_scores(self) -> tuple[dict[str, float], float | None]:
+        """Best score of each whole sentence in the n-best list, and the best score of
+        a path stuck half-way through a sentence (``None`` if there is none)."""
+        sentences: dict[str, float] = {}
+        partial: float | None = None
+        entries: list[tuple[str, float]] = []
+        try:
+            for i, entry in enumerate(self._decoder.nbest() or ()):
+                if i >= NBEST_SIZE or entry is None:
+                    break
+                entries.append((entry.hypstr, self._log(entry.score)))
+        except RuntimeError:  # no lattice (e.g. nothing but silence)
+            pass
+        for hypstr, score in entries:
+            phrase = self._phrase(hypstr)
+            if phrase is None:
+                if hypstr.strip() and (partial is None or score > partial):
+                    partial = score
+            elif score > sentences.get(phrase, -math.inf):
+                sentences[phrase] = score
+        return sentences, partial
+
+    def _spell(self, hypstr: str) -> str:
+        """Decoder output in words (for diagnostics)."""
+        return " ".join(self._words_of.get(t.split("(", 1)[0], t) for t in hypstr.split())
+
+    def _words(self) -> tuple[Word, ...]:
+        words = []
+        for seg in self._decoder.seg() or ():
+            token = seg.word.split("(", 1)[0]
+            word = self._words_of.get(token)
+            if word is None:  # silence, noise and sentence markers
+                continue
+            words.append(
+                Word(
+                    word,
+                    self._utt_start + seg.start_frame / 100.0,
+                    self._utt_start + (seg.end_frame + 1) / 100.0,
+                    seg.prob,
+                )
+            )
+        return tuple(words)
+
+    def _phrase(self, hypstr: str) -> str | None:
+        """The grammar phrase a decoder output spells, if it is a whole sentence."""
+        assert self._grammar is not None
+        tokens = [t.split("(", 1)[0] for t in hypstr.split()]
+        return self._grammar.phrase_of.get(" ".join(tokens))
+
+    def _log(self, value: float) -> float:
+        """pocketsphinx's Python scores are exp()ed; back to its log scale."""
+        if value <= 0.0:
+            return -1e9
+        return float(self._logmath.log(value))

@@ -1,0 +1,27 @@
+"""The games farbspiel can run, by command-line name."""
+
+from __future__ import annotations
+
+from voice.errors import UsageError
+from voice.session.adapters.alle_meine_farben import AlleMeineFarbenAdapter
+from voice.session.adapters.base import GameAdapter
+from voice.session.adapters.farben import FarbenAdapter
+from voice.session.adapters.pantone import PantoneAdapter
+
+ADAPTERS: dict[str, GameAdapter] = {
+    adapter.game_id: adapter
+    for adapter in (AlleMeineFarbenAdapter(), FarbenAdapter(), PantoneAdapter())
+}
+
+
+def adapter_for(game_id: str) -> GameAdapter:
+    """The adapter of ``game_id``; a clear :class:`UsageError` for unknown names."""
+    try:
+        return ADAPTERS[game_id]
+    except KeyError:
+        raise UsageError(
+            f"unknown game {game_id!r}; choose one of: {', '.join(ADAPTERS)}"
+        ) from None
+
+
+__all__ = ["ADAPTERS", "GameAdapter", "UsageError", "adapter_for"]

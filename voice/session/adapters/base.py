@@ -1,0 +1,75 @@
+"""What the voice layer needs to know about one game, beyond its pure engine.
+
+An adapter joins a game's engine (``games/``), its sentence templates (``grammars/``),
+its messages (``voice/output/prompts/``) and its command-line options. The session loop only
+talks to games through an adapter.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from games.engine import Action, Game, Setup
+from voice.errors import UsageError
+from voice.output.messages import TermMaker
+from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.intents import Intent, IntentParser
+
+
+class GameAdapter:
+    """Base adapter; a game overrides what differs."""
+
+    game_id: ClassVar[str]
+    default_lang: ClassVar[str] = "en"
+    engine: ClassVar[type[Game]]
+
+    queries: ClassVar[frozenset[str]] = frozenset()
+    """Game intents answered by :meth:`Game.query` (never journalled)."""
+
+    status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
+    """Game intents answered by :meth:`Game.status`, like the global "score"."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Game-specific ``play`` options."""
+
+    def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
+        """Turn parsed options into ``Setup.options``. Raises :class:`UsageError`."""
+        return {}
+
+    def default_options(self, lang: str) -> dict[str, Any]:
+        """``Setup.options`` when no command line gives any (``parse``, tests)."""
+        return {}
+
+    def create(self, setup: Setup) -> Game:
+        return self.engine(setup)
+
+    def dynamic_lists(self, setup: Setup, lang: str) -> Mapping[str, Sequence[SlotValue]]:
+        """Slot lists that depend on the table (player names, ...)."""
+        return {"player": [SlotValue(_spoken(p), p) for p in setup.players]}
+
+    def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
+        """The intent parser for this game (games that hear names from a deck override)."""
+        return IntentParser(grammar)
+
+    def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
+        """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
+        raise UsageError(f"{self.game_id} has no cards of its own to print")
+
+    def terms(self, lang: str) -> Mapping[str, TermMaker]:
+        """Word forms of the game's values, for messages."""
+        return {}
+
+    def action_for(self, intent: Intent, game: Game) -> Action:
+        """The engine action an (understood, expected) game intent stands for."""
+        if intent.name == "choose_first":
+            return Action("first", {"player": intent.slots["player"]})
+        if intent.name == "random_first":
+            return Action("first", {"random": True})
+        return Action(intent.name, dict(intent.slots))
+
+
+def _spoken(name: str) -> str:
+    """A player name as recognisers would write it (no template syntax survives)."""
+    return normalize("".join(" " if c in "[](){}<>|" else c for c in name))

@@ -1,0 +1,217 @@
+"""Voice adapter of Farben: word cards and time limit from the command line, the word
+list for the grammar, quoted words in messages, intents → actions."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from hassil import recognize_all
+
+from games.engine import Action, Game, Setup
+from games.farben import (
+    MAX_WORD_LENGTH,
+    ROUNDS,
+    TIME_LIMIT_RANGE,
+    Farben,
+    key,
+    load_deck,
+)
+from voice.errors import UsageError
+from voice.output.messages import Term, TermMaker, colour_term
+from voice.session.adapters.base import GameAdapter, _spoken
+from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.intents import Intent
+
+WORD_INTENTS = frozenset({"choose_side", "choose_stack"})
+"""What a word card's word said on its own may mean."""
+
+_QUOTES = {"de": ("„", "“"), "en": ("“", "”")}
+_TEMPLATE_CHARACTERS = set('[](){}<>|#/\\"')
+
+
+def word_term(lang: str) -> TermMaker:
+    """Word card words → quoted for messages (``plain``: without quotes)."""
+    opening, closing = _QUOTES.get(lang, _QUOTES["en"])
+
+    def make(word: Any) -> Term:
+        return Term({"": f"{opening}{word}{closing}", "plain": str(word)})
+
+    return make
+
+
+def parse_words(text: str) -> list[list[str]]:
+    """``"School/Holiday,Success/Monday"`` → ``[["School", "Holiday"], ...]``.
+
+    Raises :class:`UsageError` with what is wrong and how to write it.
+    """
+    example = 'write them like --words "School/Holiday,Success/Monday"'
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or not all(items):
+        raise UsageError(f"--words has an empty card; {example}")
+    if len(items) > ROUNDS:
+        raise UsageError(f"--words has {len(items)} cards, but a game uses only {ROUNDS}")
+    cards: list[list[str]] = []
+    seen: dict[str, int] = {}
+    for number, item in enumerate(items, start=1):
+        sides = [" ".join(side.split()) for side in item.split("/")]
+        if len(sides) != 2 or not all(sides):
+            raise UsageError(f"--words card {number} ({item!r}) needs two sides; {example}")
+        for word in sides:
+            if len(word) > MAX_WORD_LENGTH:
+                raise UsageError(
+                    f"--words card {number}: {word[:20]!r}... is too long "
+                    f"(at most {MAX_WORD_LENGTH} characters)"
+                )
+            if not any(c.isalpha() for c in word) or _TEMPLATE_CHARACTERS & set(word):
+                raise UsageError(
+                    f"--words card {number}: {word!r} is not a word farbspiel can say or hear"
+                )
+            if key(word) in seen:
+                raise UsageError(
+                    f"--words: {word!r} is on card {seen[key(word)]} and on card {number}; "
+                    "every word may appear only once"
+                )
+            seen[key(word)] = number
+        cards.append(sides)
+    return cards
+
+
+def _player_names(text: str | None) -> list[str]:
+    return [n.strip() for n in (text or "").split(",") if n.strip()]
+
+
+def word_conflicts(lang: str, words: Iterable[str], players: Sequence[str]) -> dict[str, str]:
+    """Words that, said alone, would also mean something else (a colour, a command, a
+    player): ``{word: what it collides with}``. Such a word could never be chosen by voice.
+    """
+    words = list(words)
+    names = {key(p): p for p in players}
+    grammar = Grammar(
+        lang,
+        FarbenAdapter.game_id,
+        {
+            "player": [SlotValue(_spoken(p), p) for p in players or ["Anna"]],
+            "word": [SlotValue(_spoken(w), w) for w in words],
+        },
+    )
+    conflicts: dict[str, str] = {}
+    for word in words:
+        if key(word) in names:
+            conflicts[word] = f"the player {names[key(word)]}"
+            continue
+        for result in recognize_all(
+            normalize(word), grammar.intents, slot_lists=grammar.slot_lists, language=lang
+        ):
+            name = result.intent.name
+            if name in WORD_INTENTS and "word" in result.entities:
+                continue
+            if name in ("reveal", "name_colour"):
+                conflicts[word] = "a colour"
+            else:
+                conflicts[word] = f"the command {name!r}"
+            break
+    return conflicts
+
+
+class FarbenAdapter(GameAdapter):
+    game_id = "farben"
+    default_lang = "en"
+    engine = Farben
+    queries = frozenset({"words", "stacks_left", "left_to_name", "colour_of", "unknown_player"})
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--words",
+            metavar='"A/B,C/D,..."',
+            help="fix the word cards in order, each with its two sides (up to 10; "
+            "the rest are drawn from our own deck)",
+        )
+        low, high = TIME_LIMIT_RANGE
+        parser.add_argument(
+            "--time-limit",
+            metavar="SECONDS",
+            help=f"time per player and stack in the scoring phase ({low}-{high} seconds; "
+            "warnings at 30 and 10 seconds left). Default: no limit",
+        )
+
+    def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
+        options: dict[str, Any] = {"deck": lang}
+        text = getattr(args, "words", None)
+        if text is not None:
+            cards = parse_words(text)
+            players = _player_names(getattr(args, "players", None))
+            conflicts = word_conflicts(lang, [w for c in cards for w in c], players)
+            if conflicts:
+                word, other = next(iter(conflicts.items()))
+                raise UsageError(
+                    f"--words: {word!r} could not be chosen by voice: said alone it means "
+                    f"{other}. Choose another word for that card"
+                )
+            options["words"] = cards
+        limit = getattr(args, "time_limit", None)
+        if limit is not None:
+            options["time_limit"] = _time_limit(limit)
+        return options
+
+    def default_options(self, lang: str) -> dict[str, Any]:
+        return {"deck": lang}
+
+    def dynamic_lists(self, setup: Setup, lang: str) -> Mapping[str, Sequence[SlotValue]]:
+        """Players, and every word that may be said: this game's cards first, then the
+        rest of the deck (so a word of another card gets a clear "not on this card")."""
+        lists = dict(super().dynamic_lists(setup, lang))
+        players = {key(p) for p in setup.players}
+        fixed = [w for card in setup.options.get("words") or [] for w in card]
+        deck = str(setup.options.get("deck", lang))
+        words: dict[str, str] = {}
+        for word in fixed + [w for card in load_deck(deck) for w in card]:
+            if key(word) not in players:
+                words.setdefault(key(word), word)
+        lists["word"] = [SlotValue(_spoken(w), w) for w in words.values()]
+        return lists
+
+    def terms(self, lang: str) -> Mapping[str, TermMaker]:
+        word = word_term(lang)
+        colour = colour_term(lang)
+        terms = {name: word for name in ("word", "words", "stack", "left")}
+        return {**terms, "colour": colour, "colours": colour, "truth": colour}
+
+    def action_for(self, intent: Intent, game: Game) -> Action:
+        slots = intent.slots
+        name = intent.name
+        if name in ("choose_side", "choose_stack"):
+            args = {k: v for k, v in slots.items() if k in ("word", "side", "player")}
+            return Action("side" if name == "choose_side" else "stack", args)
+        if name in ("ready", "done"):
+            # Both mean "we're through": choosing (ready) or telling (done), as the phase says.
+            expected = game.expecting().intents
+            if "ready" in expected:
+                return Action("ready")
+            if "done" in expected or "reveal" in expected:
+                return Action("done")
+            return Action(name)
+        if name in ("reveal", "name_colour", "hint"):
+            args = {k: v for k, v in slots.items() if k in ("colour", "player")}
+            if slots.get("self"):
+                args["player"] = game.current_player()
+            action = {"reveal": "reveal", "name_colour": "name", "hint": "hint"}[name]
+            if name == "name_colour" and "reveal" in game.expecting().intents:
+                action = "reveal"  # "Ben: purple" while Ben shows his card
+            return Action(action, args)
+        if name == "forgot":
+            return Action(name)
+        return super().action_for(intent, game)
+
+
+def _time_limit(text: Any) -> int:
+    low, high = TIME_LIMIT_RANGE
+    message = f"--time-limit wants whole seconds from {low} to {high}, e.g. --time-limit 90"
+    try:
+        seconds = int(str(text).strip())
+    except ValueError:
+        raise UsageError(f"{message} (not {text!r})") from None
+    if not low <= seconds <= high:
+        raise UsageError(f"{message} (not {seconds})")
+    return seconds

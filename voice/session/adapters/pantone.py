@@ -1,0 +1,351 @@
+"""Voice adapter of Pantone: options, the deck, the name lists the recogniser hears.
+
+The guess list (``{character}``) is built from the deck's names and aliases, so the
+recogniser's per-phase phrase list contains every name a guess may use; the parser
+(:class:`voice.understanding.names.NameParser`) resolves what was said to one of them. The list
+is never narrowed to the Artist's card: that would give the character away.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from unicode_rbnf import RbnfEngine
+
+from games.engine import Action, Game, Setup, SetupError
+from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
+from games.pantone_deck import (
+    MAX_CARDS,
+    Character,
+    DeckError,
+    builtin_deck,
+    deck_to_json,
+    parse_deck,
+    printable,
+)
+from voice.errors import UsageError
+from voice.output.messages import Term, TermMaker
+from voice.session.adapters.base import GameAdapter
+from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.intents import Intent, IntentParser
+from voice.understanding.names import NameParser
+
+MAX_DECK_BYTES = 2_000_000
+PHASES = 3
+DEALT = 4
+
+_CARD_MODE_NAMES = {
+    "number": "number",
+    "numbers": "number",
+    "deal": "deal",
+    "dealt": "deal",
+    "physical": "physical",
+    "box": "physical",
+    "own": "physical",
+}
+
+# Spelled-out forms recognisers produce for abbreviations in names.
+_SPOKEN_ABBREVIATIONS = {
+    "en": {"mr": "mister", "mrs": "missus", "dr": "doctor", "st": "saint", "capt": "captain"},
+    "de": {"dr": "doktor", "hr": "herr", "st": "sankt", "käpt'n": "kapitän"},
+}
+_LEADING_ARTICLES = {
+    "en": ("the", "a", "an"),
+    "de": ("der", "die", "das"),
+}
+
+
+class PantoneAdapter(GameAdapter):
+    game_id = "pantone"
+    default_lang = "en"
+    engine = Pantone
+    queries = frozenset({"hints", "time_left", "phase_info", "my_cards"})
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--cards",
+            default="number",
+            metavar="|".join(CARD_MODES),
+            help="how the Artist gets a character: number = says a card number from the "
+            "printed deck (default); deal = I deal 4, the Artist keeps 3, told privately; "
+            "physical = the table's own cards, the Artist judges the guesses",
+        )
+        parser.add_argument(
+            "--teams",
+            nargs="?",
+            const="alternate",
+            metavar='"Anna,Cem/Ben,Dan"',
+            help="play in two teams (4 or more players); without a value, seats alternate",
+        )
+        parser.add_argument(
+            "--speed", action="store_true", help="speed painter: 30 seconds to paint"
+        )
+        parser.add_argument(
+            "--minimalist", action="store_true", help="three swatches in every phase"
+        )
+        parser.add_argument(
+            "--abstract", action="store_true", help="any swatches, but they may not touch"
+        )
+        parser.add_argument(
+            "--renaissance",
+            action="store_true",
+            help=f"play until someone reaches the target score (default {DEFAULT_TARGET})",
+        )
+        parser.add_argument(
+            "--target",
+            type=int,
+            metavar="POINTS",
+            help="target score for renaissance mode (implies --renaissance)",
+        )
+        parser.add_argument(
+            "--deck",
+            type=Path,
+            metavar="FILE",
+            help="a character deck of your own: a YAML list of "
+            "{name, aliases: [...], hints: [h1, h2, h3, h4]}",
+        )
+
+    # --- options -------------------------------------------------------------------------
+    def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
+        players = [" ".join(n.split()) for n in str(args.players).split(",")]
+        mode = _CARD_MODE_NAMES.get(str(getattr(args, "cards", "number")).strip().lower())
+        if mode is None:
+            raise UsageError(
+                f"unknown --cards {args.cards!r}; choose one of: {', '.join(CARD_MODES)}"
+            )
+        if args.minimalist and args.abstract:
+            raise UsageError(
+                "--minimalist (three swatches) and --abstract (all swatches, not touching) "
+                "contradict each other; choose one"
+            )
+        target = args.target
+        if target is not None and not 1 <= target <= 1000:
+            raise UsageError("--target must be between 1 and 1000 points")
+        if args.renaissance and target is None:
+            target = DEFAULT_TARGET
+        teams = _teams(args.teams, players) if args.teams is not None else None
+        if args.deck is not None:
+            deck = load_deck_file(args.deck)
+            source = str(args.deck)
+        else:
+            deck = builtin_deck(lang)
+            source = f"builtin:{lang}"
+        needed = len(players) * (DEALT if mode == "deal" else PHASES)
+        if mode != "physical" and target is None and len(deck) < needed:
+            raise UsageError(
+                f"the deck ({source}) has {len(deck)} cards, but {len(players)} players "
+                f"need at least {needed}" + (" when dealing" if mode == "deal" else "")
+            )
+        return {
+            "cards": mode,
+            "speed": bool(args.speed),
+            "minimalist": bool(args.minimalist),
+            "abstract": bool(args.abstract),
+            "target": target,
+            "teams": teams,
+            "lang": lang,
+            "deck_source": source,
+            # The resolved deck itself, so that `resume` plays the same cards even if
+            # the file changes or disappears.
+            "deck": deck_to_json(deck),
+        }
+
+    def default_options(self, lang: str) -> dict[str, Any]:
+        return {
+            "cards": "number",
+            "lang": lang,
+            "deck_source": f"builtin:{lang}",
+            "deck": deck_to_json(builtin_deck(lang)),
+        }
+
+    # --- what the recogniser and the parser hear -------------------------------------
+    def dynamic_lists(self, setup: Setup, lang: str) -> Mapping[str, Sequence[SlotValue]]:
+        deck = _deck_of(setup)
+        lists = dict(super().dynamic_lists(setup, lang))
+        lists["card"] = [
+            SlotValue("(" + "|".join(number_forms(n, lang)) + ")", n)
+            for n in range(1, len(deck) + 1)
+        ]
+        lists["character"] = character_values(deck, lang)
+        return lists
+
+    def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
+        deck = _deck_of(setup)
+        return NameParser(grammar, "guess", "character", [card.forms for card in deck])
+
+    def action_for(self, intent: Intent, game: Game) -> Action:
+        slots = intent.slots
+        if intent.name == "guess":
+            text = slots["character"]
+            if isinstance(game, Pantone) and not game.physical and game.card is not None:
+                # the verdict is decided now and journaled with the guess (never re-judged)
+                return Action("guess", {"text": text, "card": game.named_card(text)})
+            return Action("guess", {"text": text})
+        if intent.name in ("choose", "discard"):
+            return Action(intent.name, {"card": slots["card"]})
+        if intent.name == "correct":
+            return Action("correct", {"player": slots["player"]} if "player" in slots else {})
+        if intent.name == "penalty":
+            args: dict[str, Any] = {"player": slots["player"]}
+            if slots.get("right"):
+                args["right"] = True
+            return Action("penalty", args)
+        return super().action_for(intent, game)
+
+    def terms(self, lang: str) -> Mapping[str, TermMaker]:
+        tables = _prompt_terms(lang)
+        return {"rule": _table_term(tables["rule"]), "modes": _table_term(tables["mode"])}
+
+    # --- printing the deck ---------------------------------------------------------------
+    def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
+        deck_file = getattr(args, "deck", None)
+        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
+        tables = _prompt_terms(lang)["print"]
+        title = tables["title"].format(count=len(deck))
+        return printable(deck, title, {"also": tables["also"], "hints": tables["hints"]})
+
+
+# --- the deck ------------------------------------------------------------------------------
+def load_deck_file(path: Path) -> tuple[Character, ...]:
+    """Read and check a deck file; every problem becomes one clear :class:`UsageError`."""
+    try:
+        if path.stat().st_size > MAX_DECK_BYTES:
+            raise UsageError(f"--deck {path} is too large for a deck (at most {MAX_CARDS} cards)")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"--deck: there is no file {path}") from None
+    except IsADirectoryError:
+        raise UsageError(f"--deck: {path} is a folder, not a deck file") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--deck: {path} is not UTF-8 text") from None
+    except OSError as exc:
+        raise UsageError(f"--deck: cannot read {path}: {exc.strerror}") from None
+    try:
+        data = yaml.safe_load(text)
+    except RecursionError:
+        raise UsageError(f"--deck: {path} is nested too deeply to be a deck") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise UsageError(f"--deck: {path} is not valid YAML{where}: {problem}") from None
+    try:
+        return parse_deck(data, f"--deck {path}")
+    except DeckError as exc:
+        raise UsageError(exc.describe()) from None
+
+
+def _deck_of(setup: Setup) -> tuple[Character, ...]:
+    """The deck stored in the setup (checked again: a save file may have been edited)."""
+    try:
+        return parse_deck(setup.options.get("deck"), "the saved deck")
+    except DeckError as exc:  # the same refusal as the engine's, for the same setup
+        raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
+
+
+def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
+    """The ``{character}`` list: every name and alias, as recognisers would write it.
+
+    The slot value is the name or alias as the deck writes it.
+    """
+    values: list[SlotValue] = []
+    for card in deck:
+        for form in card.forms:
+            spoken = spoken_template(form, lang)
+            if spoken:
+                values.append(SlotValue(spoken, form))
+    return values
+
+
+def spoken_template(name: str, lang: str) -> str:
+    """A hassil template for how ``name`` may be said: abbreviations spelled out, a
+    leading article optional, hyphenated words also merged ("spider man|spiderman")."""
+    words = normalize(name).split()
+    if not words or any(c.isdigit() for c in "".join(words)):
+        return ""
+    abbreviations = _SPOKEN_ABBREVIATIONS.get(lang, {})
+    parts = [f"({w}|{abbreviations[w]})" if w in abbreviations else w for w in words]
+    optional_article = words[0] in _LEADING_ARTICLES.get(lang, ()) and len(words) > 1
+    if optional_article:
+        parts[0] = f"[{words[0]}]"
+    template = " ".join(parts)
+    if "-" in name and len(words) > 1:
+        merged = "".join(words[1:] if optional_article else words)
+        rest = f"[{words[0]}] " if optional_article else ""
+        template = f"({template}|{rest}{merged})"
+    return template
+
+
+@cache
+def _rbnf(lang: str) -> RbnfEngine:
+    return RbnfEngine.for_language(lang)
+
+
+def number_forms(number: int, lang: str) -> list[str]:
+    """Ways to say a card number: digits, and the words recognisers write."""
+    words = normalize(_rbnf(lang).format_number(number).text)
+    forms = [str(number), words]
+    if lang == "en" and "hundred " in words:
+        forms.append(words.replace("hundred ", "hundred and ", 1))
+    if lang == "de" and words.startswith("einhundert"):
+        forms.append(words.removeprefix("ein"))
+    if lang == "de" and "hundert" in words and not words.endswith("hundert"):
+        head, _, tail = words.partition("hundert")
+        forms.append(f"{head}hundert {tail}")
+    return list(dict.fromkeys(forms))
+
+
+# --- teams -----------------------------------------------------------------------------------
+def _teams(spec: str, players: list[str]) -> list[list[str]]:
+    if len(players) < 4:
+        raise UsageError("--teams needs at least 4 players, two in each team")
+    if spec == "alternate":
+        return [players[0::2], players[1::2]]
+    halves = spec.split("/")
+    if len(halves) != 2:
+        raise UsageError('--teams: write the two teams like "Anna,Cem/Ben,Dan"')
+    by_name = {normalize(p): p for p in players}
+    teams: list[list[str]] = []
+    for half in halves:
+        team = []
+        for raw in half.split(","):
+            name = by_name.get(normalize(raw))
+            if name is None:
+                raise UsageError(f"--teams: {raw.strip()!r} is not one of the players")
+            team.append(name)
+        teams.append(team)
+    placed = [p for team in teams for p in team]
+    for player in players:
+        if placed.count(player) != 1:
+            raise UsageError(f"--teams: {player} must be in exactly one team")
+    if any(len(team) < 2 for team in teams):
+        raise UsageError("--teams: each team needs at least two players")
+    if abs(len(teams[0]) - len(teams[1])) > 1:
+        raise UsageError("--teams: the teams must be (nearly) the same size")
+    return teams
+
+
+# --- words for messages ---------------------------------------------------------------------
+@cache
+def _prompt_terms(lang: str) -> dict[str, Any]:
+    path = resources.files("voice.output").joinpath("prompts", lang, "pantone.yaml")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data["_terms"]
+
+
+def _table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:
+    """Ids → their word forms from a ``_terms`` table of the prompt file."""
+
+    def make(value: Any) -> Term:
+        forms = table.get(str(value))
+        if forms is None:
+            return Term({"": str(value), "short": str(value)})
+        return Term(dict(forms))
+
+    return make

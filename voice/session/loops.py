@@ -1,0 +1,53 @@
+"""Input loops that feed a :class:`~voice.session.session.Session`: script files and the keyboard.
+
+(The microphone loop is :mod:`voice.session.microphone`; it feeds the session the same way.)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+
+from voice.input.clock import RealClock, VirtualClock
+from voice.input.lines import LineReader, read_script
+from voice.session.session import Session
+
+
+def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> None:
+    """Feed a script to a started session in virtual time, until the file or game ends."""
+    for item in read_script(lines):
+        if session.finished:
+            break
+        if item.error is not None:
+            session.out.record({"type": "script_error", "line": item.number, "message": item.error})
+            print(f"farbspiel: script line {item.number}: {item.error}", file=sys.stderr)
+        elif item.seconds is not None:
+            clock.advance(item.seconds)
+            session.tick(clock.now())
+        elif item.text is not None:
+            session.hear(item.text)
+            session.tick(clock.now())
+
+
+def run_keyboard(
+    session: Session, reader: LineReader, clock: RealClock, prompt: TextIO | None = None
+) -> None:
+    """Read typed lines in real time; timers fire while waiting for input."""
+    while not session.finished:
+        session.tick(clock.now())
+        if session.finished:
+            break
+        if prompt is not None:
+            print("> ", end="", file=prompt, flush=True)
+        line = reader.readline(session.seconds_to_next_timer())
+        if line is None:  # a timer is due before anything was typed
+            if prompt is not None:
+                print(file=prompt)
+            continue
+        if line == "":  # end of input (Ctrl-D or closed pipe)
+            break
+        text = line.strip()
+        if text:
+            session.tick(clock.now())  # timers due while typing fire first; "now" is current
+            session.hear(text)

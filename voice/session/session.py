@@ -1,0 +1,610 @@
+"""The session: the one place that joins parser, engine, journal, timers and output.
+
+Input arrives as text (typed, scripted or recognised, with a confidence) through
+:meth:`Session.hear`, and time through :meth:`Session.tick`. Global commands (repeat,
+help, undo, pause, speech rate, quit ...) are handled here; game intents become engine
+actions or questions. Every accepted action is journalled before it is announced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
+from voice.output.messages import Messages
+from voice.output.rate import DEFAULT_RATE, MAX_RATE, MIN_RATE, RATE_STEP, clamp_rate
+from voice.output.sinks import Output
+from voice.recognition.base import Transcript
+from voice.session.adapters.base import GameAdapter
+from voice.session.journal import Header, Journal, JournalError, rewrite
+from voice.understanding.grammar import Grammar
+from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+from voice.understanding.policy import Decision, PlayPolicy
+
+CONFIRM_BELOW = 0.8
+"""Moves understood with less confidence than this are confirmed before they count."""
+
+TIMER_ACTION = "timer"
+"""Name of engine actions that timers apply (undo skips over them)."""
+
+# Global commands still heard while paused or while a yes/no answer is awaited.
+_ALWAYS = frozenset({"repeat", "help", "quit", "slower", "faster", "score", "whose_turn"})
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What the session listens for now: the recogniser's grammar comes from this."""
+
+    intents: frozenset[str]
+    """Intent names accepted now (game and global)."""
+
+    slots: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Slot lists narrowed for the recogniser (e.g. only the current object)."""
+
+    quiet: bool = False
+    """Table talk is expected (see :attr:`Expectation.quiet`): ignore what does not fit."""
+
+
+@dataclass
+class _Pending:
+    """A question farbspiel asked and awaits yes/no for."""
+
+    kind: str  # "undo" | "quit" | "move"
+    action: Action | None = None
+    count: int = 0
+
+
+@dataclass
+class _ArmedTimer:
+    timer: Timer
+    armed_at: float  # active (unpaused) seconds when it first appeared
+
+
+class Session:
+    """One game at one table."""
+
+    def __init__(
+        self,
+        adapter: GameAdapter,
+        lang: str,
+        setup: Setup,
+        out: Output,
+        *,
+        journal: Journal | None = None,
+        actions: Sequence[Action] = (),
+        rate: int = DEFAULT_RATE,
+        now: float = 0.0,
+        confirm_below: float = CONFIRM_BELOW,
+        private: Output | None = None,
+        policy: PlayPolicy | None = None,
+    ) -> None:
+        self.adapter = adapter
+        self.lang = lang
+        self.setup = setup
+        self.out = out
+        self.private = private
+        """Where events meant for one player only go (their secret card); never ``out``."""
+        self.journal = journal
+        self.confirm_below = confirm_below
+        self.grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
+        self.parser: IntentParser = adapter.parser(self.grammar, setup)
+        self.policy = policy or PlayPolicy(self.parser)
+        self.messages = Messages(lang, adapter.game_id, adapter.terms(lang))
+        self.game: Game = adapter.create(setup)
+        self.actions: list[Action] = list(actions)
+        self.rate = clamp_rate(rate)
+        self.finished = False
+        self.paused = False
+        self.save_broken = False
+        self.save_error: str | None = None
+        """Why saving failed, while it does."""
+        self._pending: _Pending | None = None
+        self._last_response: list[str] = []
+        self._response: list[str] = []
+        self._timers: dict[str, _ArmedTimer] = {}
+        self._clock_start = now
+        self._paused_at: float | None = None
+        self._paused_total = 0.0
+        self._now = now
+        self._replayed = False
+        self.clock: Callable[[], float] | None = None
+        """The real clock, where there is one (virtual time in scripts leaves it unset)."""
+
+    # --- life cycle ------------------------------------------------------------------
+    def start(self, resumed: bool = False, note_dropped_tail: bool = False) -> None:
+        """Open the game: announce it, or (resumed) replay the journal and re-prompt.
+
+        Raises :class:`JournalError` if the saved actions do not replay.
+        """
+        self.out.set_rate(self.rate)
+        if resumed:
+            if not self._replayed:
+                self.check_replay()
+            keys = ["resumed"] + (["journal_tail_dropped"] if note_dropped_tail else [])
+            self._respond([Event(k) for k in keys] + self.game.prompt())
+        else:
+            self._respond(self.game.start())
+        self._sync_timers(self._active(self._now))
+        if self.game.is_over():
+            self.finished = True
+
+    def check_replay(self) -> None:
+        """Replay the given actions now; raises :class:`JournalError` if they do not fit."""
+        self.game = self._rebuild(self.actions)
+        self._replayed = True
+
+    def reset_clock(self, now: float) -> None:
+        """Start counting time from ``now`` (the real clock's reading)."""
+        self._clock_start = self._now = now
+
+    def _rebuild(self, actions: Sequence[Action]) -> Game:
+        game = self.adapter.create(self.setup)
+        try:
+            return replay(game, actions)
+        except GameError as exc:
+            raise JournalError(f"the saved moves do not replay ({exc})") from None
+
+    # --- what recognisers need -------------------------------------------------------
+    def phase(self) -> Phase:
+        if self._pending is not None:
+            return Phase(frozenset({"affirm", "deny"}) | _ALWAYS)
+        if self.paused:
+            return Phase(frozenset({"continue"}) | _ALWAYS)
+        expecting = self.game.expecting()
+        return Phase(
+            expecting.intents | self.grammar.global_intents,
+            {k: tuple(v) for k, v in expecting.slots.items()},
+            expecting.quiet,
+        )
+
+    @property
+    def awaiting(self) -> tuple[str, Action | None] | None:
+        """The yes/no question farbspiel waits for: ``(kind, action)`` with kind
+        ``"move"``, ``"undo"`` or ``"quit"``; ``None`` when it asked nothing."""
+        if self._pending is None:
+            return None
+        return self._pending.kind, self._pending.action
+
+    def phrases(self) -> list[str]:
+        """The sentences a recogniser should listen for now (normalised, unique)."""
+        phase = self.phase()
+        seen: dict[str, None] = {}
+        for phrase, _ in self.grammar.phrases(phase.intents, phase.slots):
+            seen.setdefault(phrase, None)
+        return list(seen)
+
+    # --- input -----------------------------------------------------------------------
+    def hear(self, text: str, confidence: float = 1.0) -> None:
+        """Handle one utterance (typed, scripted or recognised)."""
+        if self.finished:
+            return
+        phase = self.phase()
+        intent = self.parser.parse(text, phase.intents, phase.slots)
+        if phase.quiet and (intent is None or intent.name not in phase.intents):
+            # A story or a hint word: the assistant stays quiet and lets the table talk.
+            self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
+            return
+        if intent is None:
+            key = "too_long" if len(text) > MAX_CHARS else "not_understood"
+            self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})
+            self._say_only([Event(key)])
+            return
+        self._handle(intent, min(confidence, intent.score), phase)
+
+    def hear_speech(self, transcript: Transcript) -> None:
+        """Handle one recognised utterance: the play policy decides whether to act on it,
+        confirm it first, ask again, or ignore it as table talk."""
+        if self.finished:
+            return
+        phase = self.phase()
+        answering = self._pending is not None
+        verdict = self.policy.decide(
+            transcript, phase.intents, phase.slots, self.is_move, answering=answering
+        )
+        if phase.quiet and verdict.decision is Decision.ASK_AGAIN:
+            # a story or a hint is being told: "say that again?" would interrupt it
+            verdict = replace(verdict, decision=Decision.IGNORE)
+        self.out.record(
+            {
+                "type": "heard",
+                "text": transcript.text,
+                "confidence": round(verdict.confidence, 3),
+                "decision": verdict.decision.value,
+            }
+        )
+        if verdict.decision is Decision.IGNORE:
+            return
+        if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
+            self._say_only([Event("yes_or_no" if answering else "say_again")])
+            return
+        # the policy has decided; the confidence only tells _move whether to confirm
+        sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        self._handle(verdict.intent, sure, phase)
+
+    def is_move(self, intent: Intent) -> bool:
+        """Intents that change the game (and so are worth a confirmation)."""
+        name = intent.name
+        return (
+            name in self.grammar.game_intents
+            and name not in ("affirm", "deny")
+            and name not in self.adapter.queries
+            and name not in self.adapter.status_intents
+        )
+
+    def _handle(self, intent: Intent, confidence: float, phase: Phase) -> None:
+        name = intent.name
+        if self._pending is not None and name in ("affirm", "deny"):
+            self._answer(name == "affirm")
+            return
+        if self._pending is not None and name not in phase.intents:
+            self._respond([Event("yes_or_no")])
+            return
+        if self.paused and name not in phase.intents:
+            self._respond([Event("still_paused")])
+            return
+        if name in self.grammar.global_intents:
+            self._global(name)
+            return
+        if name in ("affirm", "deny"):
+            self._respond([Event("nothing_to_confirm")])
+            return
+        # Intents the phase does not expect still go to the engine: it knows the reason
+        # why not ("nobody may pass in the pro variant") and says it.
+        if name in self.adapter.queries:
+            self._ask(name, intent.slots)
+        elif name in self.adapter.status_intents:
+            self._respond(self.game.status())
+        else:
+            self._move(self.adapter.action_for(intent, self.game), confidence)
+
+    def _ask(self, name: str, slots: Any) -> None:
+        # Engines read no clock: questions get the seconds left on their timers.
+        args = {**slots, "timers_left": self._timers_left()}
+        try:
+            self._respond(self.game.query(name, args))
+        except GameError as exc:
+            self._refuse(exc.key, exc.params)
+
+    def _move(self, action: Action, confidence: float) -> None:
+        if confidence < self.confirm_below:
+            self._pending = _Pending("move", action)
+            description = self._describe(self.game, action)
+            self.out.record({"type": "confirm", "what": "move", "action": action.to_json()})
+            self._respond([Event("confirm_move", {"action": description})])
+            return
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        try:
+            events = self.game.apply(action)
+        except GameError as exc:
+            self._refuse(exc.key, exc.params)
+            return
+        self._record_action(action)
+        self._respond(events)
+        if self.game.is_over():
+            self.finished = True
+
+    def _record_action(self, action: Action) -> None:
+        """Journal first (so a crash loses nothing announced), then remember."""
+        self.actions.append(action)
+        self._journal(lambda j: j.append_action(action))
+
+    def _journal(self, write: Any) -> None:
+        if self.journal is None:
+            return
+        try:
+            if self.save_broken:  # an earlier write failed: try to write it all again
+                self._rewrite_journal()
+            else:
+                try:
+                    write(self.journal)
+                except JournalError as exc:
+                    # Write the whole file anew at once: a save file deleted with its
+                    # folder, or a line cut short, is whole again without troubling anyone.
+                    self._rewrite_journal()
+                    self.out.record({"type": "save_rewritten", "reason": str(exc)})
+        except JournalError as exc:
+            self.save_error = str(exc)
+            if not self.save_broken:
+                self.save_broken = True
+                self.out.record({"type": "save_failed", "reason": str(exc)})
+                self._say_only([Event("save_failed")])
+            return
+        if self.save_broken:
+            self.save_broken = False
+            self.save_error = None
+            self.out.record({"type": "save_recovered"})
+            self._say_only([Event("save_recovered")])
+
+    def save_now(self) -> bool:
+        """If saving failed earlier, try once more now; True if the file holds everything
+        (or there is no save file)."""
+        if self.journal is not None and self.save_broken:
+            self._journal(lambda j: None)
+        return not self.save_broken
+
+    def _rewrite_journal(self) -> None:
+        assert self.journal is not None
+        header = Header(self.adapter.game_id, self.lang, self.setup)
+        fresh = rewrite(self.journal.path, header, self.actions, {"rate": self.rate})
+        self.journal.close()
+        self.journal = fresh
+
+    # --- global commands ---------------------------------------------------------------
+    def _global(self, name: str) -> None:
+        if name == "repeat":
+            self._repeat()
+        elif name == "help":
+            self._help()
+        elif name == "whose_turn":
+            self._respond(self.game.prompt())
+        elif name == "score":
+            self._respond(self.game.status())
+        elif name == "undo":
+            self._ask_undo()
+        elif name == "pause":
+            self._pause()
+        elif name == "continue":
+            self._continue()
+        elif name in ("slower", "faster"):
+            self._change_rate(-RATE_STEP if name == "slower" else RATE_STEP)
+        elif name == "quit":
+            self._pending = _Pending("quit")
+            self.out.record({"type": "confirm", "what": "quit"})
+            if self.journal is None:
+                key = "confirm_quit_unsaved"
+            else:
+                key = "confirm_quit" if self.save_now() else "confirm_quit_save_failed"
+            self._respond([Event(key)])
+
+    def _repeat(self) -> None:
+        lines = self._last_response or [
+            t for e in self.game.prompt() if e.to is None and (t := self._render(e)) is not None
+        ]
+        for text in lines:
+            self.out.say(text)
+
+    def _help(self) -> None:
+        if self.paused:
+            self._respond([Event("help_paused")])
+            return
+        phase = self.phase()
+        data: dict[str, Any] = {}
+        for event in self.game.prompt():
+            if event.to is None:
+                data.update(event.data)
+        items = []
+        for intent in self.grammar.intents.intents:  # file order: stable and sensible
+            if intent in phase.intents and intent not in self.grammar.global_intents:
+                text = self.messages.render("help_" + intent, data)
+                if text:
+                    items.append(text)
+        self._respond([Event("help", {"items": items})])
+
+    def _ask_undo(self) -> None:
+        count = self._undo_count()
+        if count == 0:
+            self._respond([Event("nothing_to_undo")])
+            return
+        before = self._rebuild(self.actions[:-count])
+        undone = self.actions[-count:]
+        last = next(a for a in undone if a.name != TIMER_ACTION)
+        self._pending = _Pending("undo", last, count)
+        self.out.record({"type": "confirm", "what": "undo", "action": last.to_json()})
+        self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
+
+    def _undo_count(self) -> int:
+        """Actions to take back: the last move, with any timer actions after it."""
+        for back, action in enumerate(reversed(self.actions), start=1):
+            if action.name != TIMER_ACTION:
+                return back
+        return 0
+
+    def _answer(self, yes: bool) -> None:
+        pending, self._pending = self._pending, None
+        assert pending is not None
+        if not yes:
+            self._respond([Event("cancelled")] + self.game.prompt())
+            return
+        if pending.kind == "move":
+            assert pending.action is not None
+            self._apply(pending.action)
+        elif pending.kind == "undo":
+            self.game = self._rebuild(self.actions[: -pending.count])
+            del self.actions[-pending.count :]
+            self._journal(lambda j: j.append_undo(pending.count))
+            self._timers.clear()
+            self.finished = False
+            self._respond([Event("undone")] + self.game.prompt())
+            self._sync_timers(self._active(self._now))
+        elif pending.kind == "quit":
+            saved = self.journal is not None and self.save_now()
+            self.out.record({"type": "quit", "saved": saved})
+            if self.journal is None:
+                key = "quit_unsaved"
+            else:
+                key = "quit_saved" if saved else "quit_save_failed"
+            self._respond([Event(key)])
+            self.finished = True
+
+    def _pause(self) -> None:
+        if self.paused:
+            self._respond([Event("still_paused")])
+            return
+        self.paused = True
+        self._paused_at = self._now
+        self.out.record({"type": "paused"})
+        self._respond([Event("paused")])
+
+    def _continue(self) -> None:
+        if not self.paused:
+            self._respond([Event("not_paused")])
+            return
+        self.paused = False
+        assert self._paused_at is not None
+        self._paused_total += self._now - self._paused_at
+        self._paused_at = None
+        self.out.record({"type": "continued"})
+        self._respond([Event("continued")] + self.game.prompt())
+
+    def _change_rate(self, step: int) -> None:
+        rate = max(MIN_RATE, min(MAX_RATE, self.rate + step))
+        if rate == self.rate:
+            self._respond([Event("rate_slowest" if step < 0 else "rate_fastest")])
+            return
+        self.rate = rate
+        self.out.set_rate(rate)
+        self._journal(lambda j: j.append_setting("rate", rate))
+        self.out.record({"type": "rate", "wpm": rate})
+        self._respond([Event("rate_slower" if step < 0 else "rate_faster")])
+
+    # --- time ----------------------------------------------------------------------------
+    def _active(self, now: float) -> float:
+        """Seconds of unpaused play since the session began."""
+        paused = self._paused_total + (now - self._paused_at if self._paused_at is not None else 0)
+        return now - self._clock_start - paused
+
+    def tick(self, now: float) -> None:
+        """Let time pass up to ``now``: due timers apply their actions, in order."""
+        self._now = max(self._now, now)
+        if self.paused or self.finished:
+            return
+        active = self._active(self._now)
+        while not self.finished and self._pending is None:
+            self._sync_timers(active)
+            due = min(
+                self._timers.values(), key=lambda t: t.armed_at + t.timer.seconds, default=None
+            )
+            if due is None or due.armed_at + due.timer.seconds > active:
+                return
+            fired_at = due.armed_at + due.timer.seconds
+            del self._timers[due.timer.id]
+            self._apply(due.timer.action)
+            if self.clock is not None:
+                # Real time: saying what the timer caused took a while; timers it armed
+                # (the next guess window) start once the words are out, not before.
+                self._now = max(self._now, self.clock())
+                active = self._active(self._now)
+                self._sync_timers(active)
+            else:
+                self._sync_timers(fired_at)  # virtual time: they start when it fired
+
+    def seconds_to_next_timer(self) -> float | None:
+        """How long until the next timer fires (``None``: no timer, or paused)."""
+        if self.paused or self.finished or self._pending is not None:
+            return None
+        self._sync_timers(self._active(self._now))
+        if not self._timers:
+            return None
+        active = self._active(self._now)
+        return max(0.0, min(t.armed_at + t.timer.seconds for t in self._timers.values()) - active)
+
+    def _timers_left(self) -> dict[str, float]:
+        active = self._active(self._now)
+        return {
+            timer_id: max(0.0, armed.armed_at + armed.timer.seconds - active)
+            for timer_id, armed in self._timers.items()
+        }
+
+    def _sync_timers(self, active: float) -> None:
+        wanted = {t.id: t for t in self.game.timers()}
+        for timer_id in list(self._timers):
+            if timer_id not in wanted:
+                del self._timers[timer_id]
+        for timer_id, timer in wanted.items():
+            if timer_id not in self._timers:
+                self._timers[timer_id] = _ArmedTimer(timer, active)
+
+    # --- output ----------------------------------------------------------------------------
+    def _render(self, event: Event) -> str | None:
+        return self.messages.render(event.type, event.data)
+
+    def _describe(self, game: Game, action: Action) -> str:
+        event = game.describe(action)
+        return self._render(event) or action.name
+
+    def _emit(self, events: Iterable[Event]) -> None:
+        for event in events:
+            if event.to is not None:
+                self._tell_privately(event)
+                continue
+            text = self._render(event)
+            if text:
+                self.out.say(text)
+                self._response.append(text)
+            if event.type not in _SESSION_KEYS:  # session answers are recorded where made
+                self.out.record(event.to_json())
+
+    def _tell_privately(self, event: Event) -> None:
+        """A secret for one player: only to the private output (a second screen, a file,
+        later headphones), never to the table, never into what "repeat" repeats. The
+        public record only notes that something was told, not what."""
+        self.out.record({"type": "private", "to": event.to, "about": event.type})
+        if self.private is None:
+            return
+        text = self._render(event)
+        if text:
+            self.private.say(text)
+        self.private.record(event.to_json())
+
+    def _respond(self, events: Iterable[Event]) -> None:
+        """Say ``events``; they become what "repeat" says again."""
+        self._response = []
+        self._emit(events)
+        if self._response:
+            self._last_response = self._response
+
+    def _say_only(self, events: Iterable[Event]) -> None:
+        """Say ``events`` without replacing what "repeat" repeats."""
+        for event in events:
+            text = self._render(event)
+            if text:
+                self.out.say(text)
+
+    def notice(self, key: str, params: dict[str, Any] | None = None, prompt: bool = False) -> None:
+        """Tell the table about something outside the game (the microphone went away or
+        came back); with ``prompt``, then say again what the game waits for."""
+        self.out.record({"type": key, **(params or {})})
+        self._say_only([Event(key, params or {})])
+        if prompt and not self.finished and self._pending is None and not self.paused:
+            self._respond(self.game.prompt())
+
+    def _refuse(self, key: str, params: dict[str, Any], prompt: bool = False) -> None:
+        self.out.record({"type": "refused", "reason": key, **params})
+        events = [Event(key, params)] + (self.game.prompt() if prompt else [])
+        self._say_only(events)
+
+
+_SESSION_KEYS = frozenset(
+    {
+        "resumed",
+        "journal_tail_dropped",
+        "help",
+        "help_paused",
+        "confirm_undo",
+        "confirm_move",
+        "confirm_quit",
+        "confirm_quit_unsaved",
+        "confirm_quit_save_failed",
+        "undone",
+        "nothing_to_undo",
+        "cancelled",
+        "yes_or_no",
+        "say_again",
+        "nothing_to_confirm",
+        "paused",
+        "still_paused",
+        "continued",
+        "not_paused",
+        "rate_slower",
+        "rate_faster",
+        "rate_slowest",
+        "rate_fastest",
+        "quit_saved",
+        "quit_unsaved",
+        "quit_save_failed",
+    }
+)

@@ -1,0 +1,208 @@
+"""Sentence templates of one game in one language: the single source for the parser and
+for the recognisers' phrase lists.
+
+Templates live in ``grammars/<lang>/common.yaml`` (global commands, colour lists, skip
+words) and ``grammars/<lang>/<game>.yaml`` in hassil's format. Lists that depend on the
+table (player names, a custom deck) are added at run time as ``dynamic_lists``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+import yaml
+from hassil import Intents
+from hassil.expression import Expression, Group, ListReference, RuleReference, TextChunk
+from hassil.intents import RangeSlotList, SlotList, TextSlotList, TextSlotValue
+from hassil.sample import sample_intents
+from hassil.util import merge_dict
+
+from games.errors import FarbspielError
+
+LANGUAGES = ("de", "en")
+
+# Characters a recogniser never outputs; stripped before matching and from phrases.
+_PUNCT = re.compile(r"[^\w\s'’\-]+")
+_SPACE = re.compile(r"[\s\-]+")
+
+
+def normalize(text: str) -> str:
+    """Lower-case, NFC, punctuation to spaces, single spaces: what recognisers output."""
+    text = unicodedata.normalize("NFC", text).lower().replace("’", "'")
+    text = _PUNCT.sub(" ", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+class GrammarError(FarbspielError, ValueError):
+    """A grammar file is missing or malformed."""
+
+    default_key = "grammar_file"
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    """One value of a run-time slot list: what can be said, and what it means."""
+
+    spoken: str
+    """Template text that may be said (hassil syntax allowed, e.g. ``"(Ann|Anna)"``)."""
+
+    value: Any
+    """The slot value the parser returns."""
+
+
+def _grammar_file(lang: str, name: str) -> Any:
+    path = resources.files("grammars").joinpath(lang, f"{name}.yaml")
+    if not path.is_file():
+        raise GrammarError(f"no grammar file grammars/{lang}/{name}.yaml")
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise GrammarError(f"grammars/{lang}/{name}.yaml is not valid YAML: {exc}") from exc
+
+
+class Grammar:
+    """The hassil intents of one game and language, with run-time lists merged in."""
+
+    def __init__(
+        self,
+        lang: str,
+        game_id: str,
+        dynamic_lists: Mapping[str, Sequence[SlotValue]] | None = None,
+    ) -> None:
+        if lang not in LANGUAGES:
+            raise GrammarError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+        self.lang = lang
+        self.game_id = game_id
+        common = _grammar_file(lang, "common")
+        game = _grammar_file(lang, game_id)
+        self.global_intents: frozenset[str] = frozenset(common.get("global_intents", []))
+        merged: dict[str, Any] = {}
+        merge_dict(merged, {k: v for k, v in common.items() if k != "global_intents"})
+        merge_dict(merged, game)
+        try:
+            self.intents = Intents.from_dict(merged)
+        except Exception as exc:  # hassil raises many kinds on bad templates
+            raise GrammarError(f"grammars/{lang}: cannot parse templates: {exc}") from exc
+        self.slot_lists: dict[str, SlotList] = dict(self.intents.slot_lists)
+        for name, values in (dynamic_lists or {}).items():
+            self.slot_lists[name] = _text_list(name, values)
+        self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
+
+    @property
+    def intent_names(self) -> frozenset[str]:
+        return frozenset(self.intents.intents)
+
+    def phrases(
+        self,
+        intents: Iterable[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+        limit: int | None = None,
+    ) -> list[tuple[str, str]]:
+        """Every sentence the templates allow, as ``(normalised phrase, intent)``.
+
+        ``intents`` limits the intents; ``slots`` narrows lists to the given values;
+        ``limit`` stops the expansion after that many phrases.
+        """
+        names = frozenset(intents) if intents is not None else None
+        if names is not None and not names:
+            return []
+        frozen = tuple(sorted((k, tuple(v)) for k, v in slots.items())) if slots else ()
+        key = (names, frozen, limit)
+        if key not in self._phrase_cache:
+            if len(self._phrase_cache) >= 32:  # phases repeat; keep memory bounded
+                self._phrase_cache.pop(next(iter(self._phrase_cache)))
+            self._phrase_cache[key] = self._expand(names, slots, limit)
+        return list(self._phrase_cache[key])
+
+    def _expand(
+        self,
+        names: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+        limit: int | None,
+    ) -> list[tuple[str, str]]:
+        lists = self.slot_lists
+        if slots:
+            lists = dict(lists)
+            for name, allowed in slots.items():
+                lists[name] = _narrowed(lists[name], set(allowed))
+        seen: set[tuple[str, str]] = set()
+        out: list[tuple[str, str]] = []
+        for intent, text in sample_intents(
+            self.intents, slot_lists=lists, intent_names=names, language=self.lang
+        ):
+            item = (normalize(text), intent)
+            if item[0] and item not in seen:
+                seen.add(item)
+                out.append(item)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every word any phrase of this grammar may contain (digits excluded).
+
+        Walks the templates instead of expanding them, so it stays cheap however many
+        sentences the templates allow.
+        """
+        words: set[str] = set()
+        seen_lists: set[str] = set()
+        seen_rules: set[str] = set()
+        rules = dict(self.intents.expansion_rules)
+        pending: list[Expression] = []
+        for intent in self.intents.intents.values():
+            for data in intent.data:
+                rules.update(data.expansion_rules)
+                pending.extend(sentence.expression for sentence in data.sentences)
+        while pending:
+            expr = pending.pop()
+            if isinstance(expr, TextChunk):
+                words.update(normalize(expr.original_text or expr.text).split())
+            elif isinstance(expr, Group):
+                pending.extend(expr.items)
+            elif isinstance(expr, RuleReference) and expr.rule_name not in seen_rules:
+                seen_rules.add(expr.rule_name)
+                if expr.rule_name in rules:
+                    pending.append(rules[expr.rule_name].expression)
+            elif isinstance(expr, ListReference) and expr.list_name not in seen_lists:
+                seen_lists.add(expr.list_name)
+                slot_list = self.slot_lists.get(expr.list_name)
+                if isinstance(slot_list, TextSlotList):
+                    pending.extend(v.text_in for v in slot_list.values)
+                elif isinstance(slot_list, RangeSlotList):
+                    words.update(_number_words(slot_list, self.lang))
+        return frozenset(w for w in words if not any(c.isdigit() for c in w))
+
+
+def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
+    if not values:
+        raise GrammarError(f"run-time list {{{name}}} is empty")
+    return TextSlotList(
+        name=name,
+        values=[TextSlotValue.from_tuple((v.spoken, v.value)) for v in values],
+    )
+
+
+def _narrowed(slot_list: SlotList, allowed: set[Any]) -> SlotList:
+    if not isinstance(slot_list, TextSlotList):
+        return slot_list
+    values = [v for v in slot_list.values if v.value_out in allowed]
+    return TextSlotList(name=slot_list.name, values=values) if values else slot_list
+
+
+def _number_words(slot_list: RangeSlotList, lang: str) -> set[str]:
+    from hassil.sample import sample_expression
+
+    ref = ListReference(slot_list.name)
+    return {
+        w
+        for text in sample_expression(ref, {slot_list.name: slot_list}, language=lang)
+        for w in normalize(text).split()
+    }

@@ -1,0 +1,164 @@
+"""The intent parser: text (typed or recognised) → :class:`Intent`.
+
+Exact template matches come from hassil. What does not match exactly is snapped to the
+nearest sentence the templates allow (rapidfuzz), if it is close enough — this catches
+typing slips and recogniser near-misses such as "Mühleimer" — and otherwise rejected, so
+table talk never turns into a move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hassil import recognize_all
+from rapidfuzz import fuzz, process
+
+from voice.understanding.grammar import Grammar, normalize
+
+MAX_CHARS = 300
+"""Longer utterances are never commands; they are rejected before any matching."""
+
+FUZZY_CUTOFF = 85.0
+"""Minimum rapidfuzz ratio (0-100) for snapping a near-miss to a template sentence."""
+
+WORD_CUTOFF = 80.0
+"""Minimum ratio for replacing an unknown word with the nearest grammar word."""
+
+MIN_SNAP_LENGTH = 4
+"""Shorter unknown words are never snapped ("rot"/"tot" are too close to guess)."""
+
+SENTENCE_INDEX_LIMIT = 20_000
+"""Sentence-level snapping only runs where a phase allows at most this many sentences."""
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What an utterance means."""
+
+    name: str
+    """Intent name from the grammar files, e.g. ``"place"`` or ``"repeat"``."""
+
+    slots: Mapping[str, Any] = field(default_factory=dict)
+    """Slot values (list "out" values), e.g. ``{"colour": "purple", "object": 2}``."""
+
+    text: str = ""
+    """The normalised text that was understood."""
+
+    score: float = 1.0
+    """1.0 for an exact template match; the fuzzy ratio / 100 for a snapped near-miss."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"intent": self.name, "slots": dict(self.slots)}
+
+
+class IntentParser:
+    """Parses utterances against one :class:`Grammar`."""
+
+    def __init__(self, grammar: Grammar, fuzzy_cutoff: float = FUZZY_CUTOFF) -> None:
+        self.grammar = grammar
+        self.fuzzy_cutoff = fuzzy_cutoff
+        self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
+
+    def parse(
+        self,
+        text: str,
+        allowed: Iterable[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+    ) -> Intent | None:
+        """The intent of ``text``, preferring intents in ``allowed`` (``None``: any).
+
+        An exact match of an intent outside ``allowed`` is still returned, so the caller
+        can say "not now" instead of "not understood"; sentence-level snapping only
+        considers ``allowed`` intents, with lists narrowed to ``slots``.
+        """
+        norm = normalize(text)
+        if not norm or len(norm) > MAX_CHARS:
+            return None
+        allowed_set = frozenset(allowed) if allowed is not None else None
+        exact = self._exact(norm, allowed_set)
+        if exact is not None:
+            return exact
+        snapped = self._snap_words(norm)
+        if snapped != norm:
+            found = self._exact(snapped, allowed_set)
+            if found is not None:
+                ratio = fuzz.ratio(norm, snapped) / 100.0
+                return Intent(found.name, found.slots, norm, ratio)
+        return self._fuzzy(norm, allowed_set, slots)
+
+    def _snap_words(self, norm: str) -> str:
+        """Replace words the grammar does not know by their nearest known word."""
+        vocabulary = self.grammar.vocabulary
+        words = norm.split()
+        for i, word in enumerate(words):
+            if word in vocabulary or len(word) < MIN_SNAP_LENGTH or word.isdigit():
+                continue
+            match = process.extractOne(
+                word, vocabulary, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF
+            )
+            if match is not None:
+                words[i] = match[0]
+        return " ".join(words)
+
+    def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        best: tuple[tuple[bool, int], Intent] | None = None
+        for result in recognize_all(
+            norm,
+            self.grammar.intents,
+            slot_lists=self.grammar.slot_lists,
+            language=self.grammar.lang,
+        ):
+            name = result.intent.name
+            slots = {k: _plain(e.value) for k, e in result.entities.items()}
+            rank = (allowed is None or name in allowed, result.text_chunks_matched)
+            if best is None or rank > best[0]:
+                best = (rank, Intent(name, slots, norm, 1.0))
+        return best[1] if best else None
+
+    def _fuzzy(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        phrases, intents = self._index(allowed, slots)
+        if not phrases:
+            return None
+        match = process.extractOne(norm, phrases, scorer=fuzz.ratio, score_cutoff=self.fuzzy_cutoff)
+        if match is None:
+            return None
+        phrase, score, i = match
+        snapped = self._exact(phrase, frozenset({intents[i]}))
+        if snapped is None:  # every sampled phrase parses; kept as a guard
+            return None
+        return Intent(snapped.name, snapped.slots, norm, score / 100.0)
+
+    def _index(
+        self,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> tuple[list[str], list[str]]:
+        key = (allowed, _freeze(slots))
+        if key not in self._indexes:
+            if len(self._indexes) > 64:  # phases come and go; keep the cache bounded
+                self._indexes.clear()
+            pairs = self.grammar.phrases(allowed, slots, limit=SENTENCE_INDEX_LIMIT + 1)
+            if len(pairs) > SENTENCE_INDEX_LIMIT:
+                pairs = []  # too many sentences to compare with: words only
+            self._indexes[key] = ([p for p, _ in pairs], [i for _, i in pairs])
+        return self._indexes[key]
+
+
+def _freeze(slots: Mapping[str, Iterable[Any]] | None) -> Any:
+    if not slots:
+        return None
+    return tuple(sorted((k, tuple(v)) for k, v in slots.items()))
+
+
+def _plain(value: Any) -> Any:
+    """hassil gives digits as floats ("2" → 2.0); slots want ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
