@@ -30,12 +30,11 @@ from games.engine import (
     Event,
     Expectation,
     Game,
+    Move,
     NotAllowed,
     NotNow,
     Setup,
     SetupError,
-    expect_args,
-    first_player,
     left_of,
     winners,
 )
@@ -82,6 +81,16 @@ class AlleMeineFarben(Game):
     game_id = "alle-meine-farben"
     min_players = 1
     max_players = 6
+    first_rule = "youngest"
+    moves = {
+        "place": Move("_apply_place", ("colour", "object")),
+        "pass": Move("_apply_pass"),
+    }
+    questions = {
+        "allowed_colours": "_ask_allowed_colours",
+        "board_row": "_ask_row",
+        "board_column": "_ask_column",
+    }
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
@@ -91,7 +100,6 @@ class AlleMeineFarben(Game):
         if variant == "profi" and len(setup.players) < 2:
             raise SetupError("player_count", count=len(setup.players), low=2, high=6)
         self.variant: str = variant
-        self.phase = "choose_first"
         self.turn: str = self.players[0]
         self.number = 1
         self.board: dict[int, Card] = {}
@@ -107,27 +115,28 @@ class AlleMeineFarben(Game):
     # --- starting ------------------------------------------------------------------
     def start(self) -> list[Event]:
         events = [Event("welcome", {"variant": self.variant, "players": list(self.players)})]
-        if self.setup.first is not None:
-            return events + self._begin(self.setup.first, chosen_by="table")
+        return events + self._opening()
+
+    def _first_by_rule(self) -> tuple[str, str] | None:
         if self.profi:  # the profi rules draw the starting player by lot
-            return events + self._begin(self.rng.choice(self.players), chosen_by="lot")
+            return self.rng.choice(self.players), "lot"
         if len(self.players) == 1:
-            return events + self._begin(self.players[0], chosen_by="table")
-        return events + [Event("ask_first", {"rule": "youngest"})]
+            return self.players[0], "table"
+        return None
 
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
         self.turn = player
-        self.phase = "play"
+        self.stage = "play"
         return [Event("first", {"player": player, "chosen_by": chosen_by}), self._turn_event()]
 
     # --- what the session asks ------------------------------------------------------
     def current_player(self) -> str | None:
-        return self.turn if self.phase == "play" else None
+        return self.turn if self.stage == "play" else None
 
     def expecting(self) -> Expectation:
-        if self.phase == "choose_first":
+        if self.stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
-        if self.phase == "play":
+        if self.stage == "play":
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
                 intents |= {"pass", "allowed_colours"}
@@ -138,11 +147,11 @@ class AlleMeineFarben(Game):
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
-        if self.phase == "choose_first":
+        if self.stage == "choose_first":
             return [Action("first", {"player": p}) for p in self.players] + [
                 Action("first", {"random": True})
             ]
-        if self.phase != "play":
+        if self.stage != "play":
             return []
         if self.profi:
             colours = [c for c in COLOURS if self._placed_count(c) < COPIES]
@@ -153,31 +162,7 @@ class AlleMeineFarben(Game):
             actions.append(Action("pass"))
         return actions
 
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
     # --- applying ------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        if self.phase == "over":
-            raise NotNow("game_is_over")
-        if action.name == "first":
-            expect_args(action, "player", "random")
-            return self._apply_first(action.args)
-        if self.phase == "choose_first":
-            raise NotNow("choose_first_now")
-        if action.name == "place":
-            expect_args(action, "colour", "object")
-            return self._apply_place(action.args)
-        if action.name == "pass":
-            expect_args(action)
-            return self._apply_pass()
-        raise NotNow("unknown_action", action=action.name)
-
-    def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "choose_first":
-            raise NotNow("already_started")
-        return self._begin(*first_player(self.players, self.rng, args))
-
     def _apply_place(self, args: Mapping[str, JSON]) -> list[Event]:
         colour = args.get("colour")
         if colour not in COLOURS:
@@ -214,7 +199,7 @@ class AlleMeineFarben(Game):
         self.number += 1
         return events + self._next_turn(left_of(self.players, player))
 
-    def _apply_pass(self) -> list[Event]:
+    def _apply_pass(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.profi:
             raise NotAllowed("no_passing_in_profi")
         player = self.turn
@@ -263,7 +248,7 @@ class AlleMeineFarben(Game):
 
     # --- the end ---------------------------------------------------------------------
     def _finish(self, outcome: str) -> list[Event]:
-        self.phase = "over"
+        self.stage = "over"
         self.outcome = outcome
         return [Event("game_over", self.result())]
 
@@ -322,35 +307,39 @@ class AlleMeineFarben(Game):
     def _placed_count(self, colour: str) -> int:
         return sum(1 for card in self.board.values() if card.colour == colour)
 
-    def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
-        if name == "allowed_colours":
-            if self.profi:
-                raise NotAllowed("secret_in_profi")
-            if self.phase != "play":
-                raise NotNow("nothing_to_colour")
-            return [
-                Event("allowed_colours", {"number": self.number, "colours": self.allowed_colours()})
-            ]
-        if name in ("board_row", "board_column"):
-            line = name.removeprefix("board_")
-            index = args.get("index")
-            limit = ROWS if line == "row" else COLUMNS
-            if not isinstance(index, int) or not 1 <= index <= limit:
-                raise NotAllowed(f"no_such_{line}", index=str(index), limit=limit)
-            numbers = row_numbers(index) if line == "row" else column_numbers(index)
-            cells = []
-            for n in numbers:
-                card = self.board.get(n)
-                cell: dict[str, Any] = {"number": n}
-                if card is None:
-                    cell["state"] = "empty"
-                elif card.revealed:
-                    cell.update(state="coloured", colour=card.colour)
-                else:
-                    cell["state"] = "hidden"
-                cells.append(cell)
-            return [Event("board_line", {"line": line, "index": index, "cells": cells})]
-        return super().query(name, args)
+    def _ask_allowed_colours(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.profi:
+            raise NotAllowed("secret_in_profi")
+        if self.stage != "play":
+            raise NotNow("nothing_to_colour")
+        return [
+            Event("allowed_colours", {"number": self.number, "colours": self.allowed_colours()})
+        ]
+
+    def _ask_row(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._board_line("row", args)
+
+    def _ask_column(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._board_line("column", args)
+
+    def _board_line(self, line: str, args: Mapping[str, JSON]) -> list[Event]:
+        index = args.get("index")
+        limit = ROWS if line == "row" else COLUMNS
+        if not isinstance(index, int) or not 1 <= index <= limit:
+            raise NotAllowed(f"no_such_{line}", index=str(index), limit=limit)
+        numbers = row_numbers(index) if line == "row" else column_numbers(index)
+        cells = []
+        for n in numbers:
+            card = self.board.get(n)
+            cell: dict[str, Any] = {"number": n}
+            if card is None:
+                cell["state"] = "empty"
+            elif card.revealed:
+                cell.update(state="coloured", colour=card.colour)
+            else:
+                cell["state"] = "hidden"
+            cells.append(cell)
+        return [Event("board_line", {"line": line, "index": index, "cells": cells})]
 
     def status(self) -> list[Event]:
         data: dict[str, JSON] = {
@@ -360,14 +349,14 @@ class AlleMeineFarben(Game):
             "pile": self.pile,
             "hands": dict(self.hands),
         }
-        if self.profi and self.phase == "over":
+        if self.profi and self.stage == "over":
             data["penalties"] = dict(self.penalties)
         return [Event("status", data)]
 
     def prompt(self) -> list[Event]:
-        if self.phase == "choose_first":
-            return [Event("ask_first", {"rule": "youngest"})]
-        if self.phase == "play":
+        if self.stage == "choose_first":
+            return [self._ask_first()]
+        if self.stage == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]
 
@@ -382,7 +371,7 @@ class AlleMeineFarben(Game):
     def snapshot(self) -> dict[str, JSON]:
         return {
             "variant": self.variant,
-            "phase": self.phase,
+            "stage": self.stage,
             "turn": self.turn,
             "number": self.number,
             "pile": self.pile,

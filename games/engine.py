@@ -174,8 +174,28 @@ class SetupError(FarbspielError, ValueError):
         super().__init__(key=key, **params)
 
 
+@dataclass(frozen=True)
+class Move:
+    """One row of a game's table of actions: the method that applies it and the
+    arguments it may carry (anything else is refused, e.g. from a hand-edited save)."""
+
+    method: str
+    """Name of the engine method, called with the action's arguments."""
+
+    args: tuple[str, ...] = ()
+    """The argument names this action may carry."""
+
+
 class Game(ABC):
-    """Base class of the rules engines. Subclasses are pure and deterministic."""
+    """Base class of the rules engines. Subclasses are pure and deterministic.
+
+    Every engine has one shape (after open_spiel's games): a table of actions
+    (:attr:`moves`) and one of questions (:attr:`questions`) drive the shared
+    :meth:`apply` and :meth:`query`, which check the arguments once; the step the game
+    is in is :attr:`stage` (``"choose_first"`` first, ``"over"`` last); choosing who starts
+    is the shared ``first`` action; a game only says how it begins (:meth:`_begin`) and
+    who starts by its own rule (:meth:`_first_by_rule`).
+    """
 
     game_id: ClassVar[str]
     """The name used on the command line and in save files."""
@@ -183,11 +203,24 @@ class Game(ABC):
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 8
 
+    moves: ClassVar[Mapping[str, Move]] = {}
+    """The actions ``apply`` knows, by name (``first`` is added for every game)."""
+
+    questions: ClassVar[Mapping[str, str]] = {}
+    """Questions ``query`` answers: name → method (called with the arguments)."""
+
+    first_rule: ClassVar[str | None] = None
+    """The rulebook's way of choosing the starting player, said when the table must."""
+
+    stage: str
+    """The step the game is in: ``"choose_first"`` until someone starts, ``"over"`` at the end."""
+
     def __init__(self, setup: Setup) -> None:
         check_players(setup, self.min_players, self.max_players)
         self.setup = setup
         self.players: tuple[str, ...] = setup.players
         self.rng = random.Random(setup.seed)
+        self.stage = "choose_first"
 
     # --- what the session asks ------------------------------------------------------
     @abstractmethod
@@ -206,12 +239,51 @@ class Game(ABC):
     def legal_actions(self) -> list[Action]:
         """Actions ``apply`` would accept now (used by random play and tests)."""
 
-    @abstractmethod
     def apply(self, action: Action) -> list[Event]:
-        """Apply an action and return what happened. Raises :class:`GameError`."""
+        """Apply an action and return what happened. Raises :class:`GameError` (and the
+        state is then unchanged)."""
+        if self.stage == "over":
+            raise NotNow("game_is_over")
+        move = FIRST if action.name == "first" else self.moves.get(action.name)
+        if move is None:
+            raise NotNow("unknown_action", action=action.name)
+        expect_args(action, *move.args)
+        if action.name != "first" and self.stage == "choose_first":
+            raise NotNow("choose_first_now")
+        return getattr(self, move.method)(action.args)
+
+    def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.stage != "choose_first":
+            raise self._not_now()
+        return self._begin(*first_player(self.players, self.rng, args))
+
+    def _opening(self) -> list[Event]:
+        """Who starts, once the welcome is said: the table's choice (``--first``), the
+        game's own rule, or the question to the table."""
+        if self.setup.first is not None:
+            return self._begin(self.setup.first, "table")
+        by_rule = self._first_by_rule()
+        if by_rule is not None:
+            return self._begin(*by_rule)
+        return [self._ask_first()]
+
+    def _ask_first(self) -> Event:
+        return Event("ask_first", {"rule": self.first_rule} if self.first_rule else {})
+
+    def _first_by_rule(self) -> tuple[str, str] | None:
+        """``(player, chosen_by)`` when the rules decide who starts without asking."""
+        return None
 
     @abstractmethod
-    def is_over(self) -> bool: ...
+    def _begin(self, player: str, chosen_by: str) -> list[Event]:
+        """Start play with ``player``; ``chosen_by`` is ``"table"`` or ``"lot"``."""
+
+    def _not_now(self) -> GameError:
+        """The error for an action that does not fit the current stage."""
+        return NotNow("already_started")
+
+    def is_over(self) -> bool:
+        return self.stage == "over"
 
     @abstractmethod
     def result(self) -> dict[str, JSON]:
@@ -227,7 +299,10 @@ class Game(ABC):
 
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
         """Answer a question about the state (never changes it). Raises NotNow."""
-        raise NotNow("unknown_question", question=name)
+        method = self.questions.get(name)
+        if method is None:
+            raise NotNow("unknown_question", question=name)
+        return getattr(self, method)(args)
 
     def status(self) -> list[Event]:
         """Answer to "what's the score"; games override."""
@@ -237,9 +312,18 @@ class Game(ABC):
         """Timers that should be running now; timed games override."""
         return []
 
+    def public(self, action: Action) -> Action:
+        """``action`` as the table may see it: without what the engine decided from
+        secrets (shown when a move or an undo is confirmed)."""
+        return action
+
     def describe(self, action: Action) -> Event:
         """An event that names ``action`` (used to confirm undo)."""
         return Event("action", {"name": action.name, **action.args})
+
+
+FIRST = Move("_apply_first", ("player", "random"))
+"""Choosing who starts: the same action in every game."""
 
 
 def expect_args(action: Action, *allowed: str) -> None:

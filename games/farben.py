@@ -39,16 +39,17 @@ from games.engine import (
     Expectation,
     Game,
     GameError,
+    Move,
     NotAllowed,
     NotNow,
     Setup,
     SetupError,
     Timer,
-    first_player,
     right_of,
     seats_from,
     winners,
 )
+from games.text import normalize
 
 COLOURS: tuple[str, ...] = (
     "red",
@@ -114,8 +115,8 @@ def _sayable(word: Any) -> bool:
 
 
 def key(word: str) -> str:
-    """How two words are compared: case and spacing do not matter."""
-    return " ".join(word.casefold().split())
+    """How two words are compared: case, spacing and punctuation do not matter."""
+    return normalize(word).casefold()
 
 
 @dataclass
@@ -143,6 +144,24 @@ class Farben(Game):
     game_id = "farben"
     min_players = 3
     max_players = 5
+    first_rule = "most_colourful"
+    moves = {
+        "side": Move("_apply_side", ("side", "word")),
+        "ready": Move("_apply_ready"),
+        "reveal": Move("_apply_reveal", ("colour", "player")),
+        "done": Move("_apply_done"),
+        "stack": Move("_apply_stack", ("word", "player")),
+        "name": Move("_apply_name", ("player", "colour")),
+        "hint": Move("_apply_hint", ("player",)),
+        "forgot": Move("_apply_forgot"),
+        "timer": Move("_apply_timer", ("turn", "left")),
+    }
+    questions = {
+        "words": "_ask_words",
+        "stacks_left": "_ask_stacks_left",
+        "left_to_name": "_ask_left_to_name",
+        "colour_of": "_ask_colour_of",
+    }
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
@@ -156,7 +175,7 @@ class Farben(Game):
         self.time_limit = _time_limit(setup.options.get("time_limit"))
         self.cards: list[tuple[str, str]] = self._deal(_fixed_words(setup.options.get("words")))
         self.stacks_each = STACKS_EACH[len(self.players)]
-        self.phase = "choose_first"
+        self.stage = "choose_first"
         self.first: str = self.players[0]
         self.round = 0  # index of the current round, 0..ROUNDS-1
         self.starter: str = self.players[0]
@@ -210,9 +229,7 @@ class Farben(Game):
                 },
             )
         ]
-        if self.setup.first is not None:
-            return events + self._begin(self.setup.first, chosen_by="table")
-        return events + [Event("ask_first", {"rule": "most_colourful"})]
+        return events + self._opening()
 
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
         self.first = player
@@ -222,14 +239,14 @@ class Farben(Game):
     def _start_round(self, index: int) -> list[Event]:
         self.round = index
         self.starter = seats_from(self.players, self.first)[index % len(self.players)]
-        self.phase = "side"
+        self.stage = "side"
         return [self._card_event()]
 
     # --- what the session asks ------------------------------------------------------
     @property
     def word(self) -> str | None:
         """The word of the current round's stack, once its side is chosen."""
-        if self.phase in ("choosing", "reveal", "story"):
+        if self.stage in ("choosing", "reveal", "story"):
             return self.stacks[-1].word
         return None
 
@@ -246,13 +263,13 @@ class Farben(Game):
         return right_of(self.players, self.namer)
 
     def current_player(self) -> str | None:
-        if self.phase == "side":
+        if self.stage == "side":
             return self.starter
-        if self.phase in ("reveal", "story"):
+        if self.stage in ("reveal", "story"):
             return self.teller
-        if self.phase == "choose_stack":
+        if self.stage == "choose_stack":
             return self.chooser
-        if self.phase == "naming":
+        if self.stage == "naming":
             return self.namer
         return None
 
@@ -262,27 +279,27 @@ class Farben(Game):
         rounds = {"words", "stacks_left", "status"}
         scoring = rounds | {"colour_of"}
         scored = tuple(s.word for s in self.stacks if s.revealed)
-        if self.phase == "choose_first":
+        if self.stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
-        if self.phase == "side":
+        if self.stage == "side":
             card = self.cards[self.round]
             return Expectation(frozenset({"choose_side"} | rounds), self.starter, {"word": card})
-        if self.phase == "choosing":
+        if self.stage == "choosing":
             # "done" counts as "ready" here (the adapter says so); both end the choosing.
             return Expectation(frozenset({"ready", "done"} | rounds), quiet=True)
-        if self.phase == "reveal":
+        if self.stage == "reveal":
             hand = tuple(self.colours_in_hand(self.teller))
             intents = frozenset({"reveal", "left_to_name"} | rounds)
             return Expectation(intents, self.teller, {"colour": hand})
-        if self.phase == "story":
+        if self.stage == "story":
             intents = frozenset({"done", "left_to_name"} | rounds)
             return Expectation(intents, self.teller, quiet=True)
-        if self.phase == "choose_stack":
+        if self.stage == "choose_stack":
             left = tuple(s.word for s in self.stacks if s.scored_by is None)
             return Expectation(
                 frozenset({"choose_stack"} | scoring), self.chooser, {"word": left + scored}
             )
-        if self.phase == "naming":
+        if self.stage == "naming":
             intents = {"name_colour", "hint", "left_to_name"} | scoring
             if self.hint_pending is not None:
                 intents.add("forgot")
@@ -293,24 +310,24 @@ class Farben(Game):
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
-        if self.phase == "choose_first":
+        if self.stage == "choose_first":
             return [Action("first", {"player": p}) for p in self.players] + [
                 Action("first", {"random": True})
             ]
-        if self.phase == "side":
+        if self.stage == "side":
             card = self.cards[self.round]
             return [Action("side", {"side": 1}), Action("side", {"side": 2})] + [
                 Action("side", {"word": w}) for w in card
             ]
-        if self.phase == "choosing":
+        if self.stage == "choosing":
             return [Action("ready")]
-        if self.phase == "reveal":
+        if self.stage == "reveal":
             return [Action("reveal", {"colour": c}) for c in self.colours_in_hand(self.teller)]
-        if self.phase == "story":
+        if self.stage == "story":
             return [Action("done")]
-        if self.phase == "choose_stack":
+        if self.stage == "choose_stack":
             return [Action("stack", {"word": s.word}) for s in self.stacks if s.scored_by is None]
-        if self.phase == "naming":
+        if self.stage == "naming":
             unnamed = self.unnamed()
             actions = [Action("name", {"player": p, "colour": c}) for p in unnamed for c in COLOURS]
             actions += [
@@ -323,49 +340,31 @@ class Farben(Game):
             return actions
         return []
 
-    def is_over(self) -> bool:
-        return self.phase == "over"
-
     # --- applying ------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        if self.phase == "over":
-            raise NotNow("game_is_over")
-        handler = _HANDLERS.get(action.name)
-        if handler is None:
-            raise NotNow("unknown_action", action=action.name)
-        unknown = sorted(set(action.args) - _ARGUMENTS[action.name])
-        if unknown:  # e.g. a hand-edited save file: refuse rather than ignore
-            raise NotAllowed("unknown_argument", action=action.name, argument=unknown[0])
-        if action.name != "first" and self.phase == "choose_first":
-            raise NotNow("choose_first_now")
-        return handler(self, action.args)
+    def _not_now(self) -> GameError:
+        return self._wait()
 
     def _wait(self) -> NotNow:
         """The error for an action that does not fit: says what the table waits for."""
-        if self.phase == "over":
+        if self.stage == "over":
             return NotNow("game_is_over")
-        return NotNow("wait_" + self.phase, **self._situation())
+        return NotNow("wait_" + self.stage, **self._situation())
 
     def _situation(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {"player": self.current_player()}
-        if self.phase == "side":
+        if self.stage == "side":
             data["words"] = list(self.cards[self.round])
-        elif self.phase in ("choosing", "reveal", "story"):
+        elif self.stage in ("choosing", "reveal", "story"):
             data["word"] = self.word
-        elif self.phase == "choose_stack":
+        elif self.stage == "choose_stack":
             data.update(player=self.namer, chooser=self.chooser)
-        elif self.phase == "naming":
+        elif self.stage == "naming":
             assert self.stack is not None
             data["word"] = self.stack.word
         return data
 
-    def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "choose_first":
-            raise self._wait()
-        return self._begin(*first_player(self.players, self.rng, args))
-
     def _apply_side(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "side":
+        if self.stage != "side":
             raise self._wait()
         card = self.cards[self.round]
         if "side" in args:
@@ -381,18 +380,18 @@ class Farben(Game):
             word = matches[0]
         self.stacks.append(Stack(word, card, self.starter))
         self.tellers = seats_from(self.players, self.starter)[1:] + [self.starter]
-        self.phase = "choosing"
+        self.stage = "choosing"
         data = {"round": self.round + 1, "player": self.starter, "word": word}
         return [Event("word_chosen", data)]
 
     def _apply_ready(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "choosing":
+        if self.stage != "choosing":
             raise self._wait()
-        self.phase = "reveal"
+        self.stage = "reveal"
         return [self._tell_event(first=True)]
 
     def _apply_reveal(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "reveal":
+        if self.stage != "reveal":
             raise self._wait()
         teller = self.teller
         player = args.get("player")
@@ -408,19 +407,19 @@ class Farben(Game):
             raise NotAllowed("card_already_played", player=teller)
         stack = self.stacks[-1]
         stack.colours[teller] = str(colour)
-        self.phase = "story"
+        self.stage = "story"
         explain = self.round == 0 and len(self.tellers) == len(self.players)  # the very first
         data = {"player": teller, "colour": colour, "word": stack.word, "explain": explain}
         return [Event("colour_told", data)]
 
     def _apply_done(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase == "reveal":
+        if self.stage == "reveal":
             raise NotAllowed("colour_first", player=self.teller, word=self.word)
-        if self.phase != "story":
+        if self.stage != "story":
             raise self._wait()
         self.tellers.pop(0)
         if self.tellers:
-            self.phase = "reveal"
+            self.stage = "reveal"
             return [self._tell_event(first=False)]
         word = self.stacks[-1].word
         events = [Event("round_done", {"round": self.round + 1, "rounds": ROUNDS, "word": word})]
@@ -432,7 +431,7 @@ class Farben(Game):
     def _start_scoring(self) -> list[Event]:
         self.order = seats_from(self.players, self.starter)  # the last starter begins
         self.turn = 0
-        self.phase = "choose_stack"
+        self.stage = "choose_stack"
         start = Event(
             "scoring_start",
             {"player": self.namer, "stacks_each": self.stacks_each, "players": self.order},
@@ -440,7 +439,7 @@ class Farben(Game):
         return [start] + self._next_turn()
 
     def _apply_stack(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "choose_stack":
+        if self.stage != "choose_stack":
             raise self._wait()
         player = args.get("player")
         if player is not None and player != self.namer:
@@ -458,7 +457,7 @@ class Farben(Game):
         self.hint_pending = None
         self.gained = 0
         self.warnings_given = 0
-        self.phase = "naming"
+        self.stage = "naming"
         data: dict[str, JSON] = {
             "player": self.namer,
             "chooser": self.chooser,
@@ -471,7 +470,7 @@ class Farben(Game):
 
     def _next_turn(self) -> list[Event]:
         """The next player's turn; when a single stack is left there is nothing to choose."""
-        self.phase = "choose_stack"
+        self.stage = "choose_stack"
         left = [s for s in self.stacks if s.scored_by is None]
         if len(left) == 1:
             return [self._stack_turn_event()] + self._take(left[0])
@@ -491,7 +490,7 @@ class Farben(Game):
         raise NotAllowed("no_such_stack", word=word, left=left)
 
     def _apply_name(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "naming":
+        if self.stage != "naming":
             raise self._wait()
         assert self.stack is not None
         colour = args.get("colour")
@@ -551,7 +550,7 @@ class Farben(Game):
         return self.stack.colours[owner]  # only ever called for turned-over cards
 
     def _apply_hint(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "naming":
+        if self.stage != "naming":
             raise self._wait()
         player = args.get("player")
         if player is None:
@@ -575,7 +574,7 @@ class Farben(Game):
         return [Event("hint_asked", {"player": owner, "namer": self.namer})]
 
     def _apply_forgot(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.phase != "naming":
+        if self.stage != "naming":
             raise self._wait()
         owner = self.hint_pending
         if owner is None:
@@ -622,7 +621,7 @@ class Farben(Game):
         return [done] + self._next_turn()
 
     def _finish(self) -> list[Event]:
-        self.phase = "over"
+        self.stage = "over"
         events: list[Event] = []
         unplayed = [s.word for s in self.stacks if s.scored_by is None]
         if unplayed:
@@ -639,7 +638,7 @@ class Farben(Game):
 
     def _due_timer(self) -> Timer | None:
         """The next step of a timed turn; steps are chained so only one runs at a time."""
-        if self.time_limit is None or self.phase != "naming":
+        if self.time_limit is None or self.stage != "naming":
             return None
         steps = [w for w in WARNINGS if w < self.time_limit] + [0]
         if self.warnings_given >= len(steps):
@@ -669,16 +668,8 @@ class Farben(Game):
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
         if name == "unknown_player":
             raise self._stranger(args.get("stranger"))
-        if self.phase == "choose_first" and name in _QUERIES:
+        if self.stage == "choose_first" and name in self.questions:
             raise NotNow("choose_first_now")
-        if name == "words":
-            return [self._words_event()]
-        if name == "stacks_left":
-            return [self._stacks_event()]
-        if name == "left_to_name":
-            return [self._left_event()]
-        if name == "colour_of":
-            return [self._colour_of(args)]
         return super().query(name, args)
 
     def _stranger(self, heard: JSON) -> GameError:
@@ -688,31 +679,43 @@ class Farben(Game):
             return NotAllowed("not_understood")
         name = " ".join(w[:1].upper() + w[1:] for w in words)
         if key(name) in {key(p) for p in self.players}:  # the player's intent did not fit
-            return NotNow("choose_first_now") if self.phase == "choose_first" else self._wait()
+            return NotNow("choose_first_now") if self.stage == "choose_first" else self._wait()
         return NotAllowed("unknown_player", name=name)
 
+    def _ask_words(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._words_event()]
+
+    def _ask_stacks_left(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._stacks_event()]
+
+    def _ask_left_to_name(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._left_event()]
+
+    def _ask_colour_of(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._colour_of(args)]
+
     def _words_event(self) -> Event:
-        if self.phase == "side":
+        if self.stage == "side":
             return self._card_event()
-        if self.phase in ("choosing", "reveal", "story"):
+        if self.stage in ("choosing", "reveal", "story"):
             return Event("round_word", {"round": self.round + 1, "word": self.word})
-        if self.phase == "naming":
+        if self.stage == "naming":
             assert self.stack is not None
             return Event("naming_word", {"player": self.namer, "word": self.stack.word})
         return self._stacks_event()
 
     def _stacks_event(self) -> Event:
-        if self.phase in ("side", "choosing", "reveal", "story"):
+        if self.stage in ("side", "choosing", "reveal", "story"):
             words = [s.word for s in self.stacks]
-            pile = ROUNDS - self.round - 1 + (1 if self.phase == "side" else 0)
+            pile = ROUNDS - self.round - 1 + (1 if self.stage == "side" else 0)
             return Event("stacks_so_far", {"words": words, "pile": pile})
         left = [s.word for s in self.stacks if s.scored_by is None]
-        return Event("stacks_left", {"words": left, "over": self.phase == "over"})
+        return Event("stacks_left", {"words": left, "over": self.stage == "over"})
 
     def _left_event(self) -> Event:
-        if self.phase in ("reveal", "story"):
+        if self.stage in ("reveal", "story"):
             return Event("left_to_tell", {"word": self.word, "players": list(self.tellers)})
-        if self.phase == "naming":
+        if self.stage == "naming":
             assert self.stack is not None
             return Event(
                 "left_to_name",
@@ -748,9 +751,9 @@ class Farben(Game):
 
     def status(self) -> list[Event]:
         data: dict[str, JSON] = {"phase": "rounds", "scores": dict(self.scores)}
-        if self.phase in ("choose_first", "side", "choosing", "reveal", "story"):
+        if self.stage in ("choose_first", "side", "choosing", "reveal", "story"):
             data.update(round=self.round + 1, rounds=ROUNDS)
-        elif self.phase == "over":
+        elif self.stage == "over":
             data.update(phase="over", winners=winners(self.scores))
         else:
             left = self.stacks_each * len(self.players) - self.turn
@@ -758,19 +761,19 @@ class Farben(Game):
         return [Event("status", data)]
 
     def prompt(self) -> list[Event]:
-        if self.phase == "choose_first":
-            return [Event("ask_first", {"rule": "most_colourful"})]
-        if self.phase == "side":
+        if self.stage == "choose_first":
+            return [self._ask_first()]
+        if self.stage == "side":
             return [self._card_event()]
-        if self.phase == "choosing":
+        if self.stage == "choosing":
             return [Event("choose_colour", {"word": self.word})]
-        if self.phase == "reveal":
+        if self.stage == "reveal":
             return [self._tell_event(first=False)]
-        if self.phase == "story":
+        if self.stage == "story":
             return [Event("telling", {"player": self.teller, "word": self.word})]
-        if self.phase == "choose_stack":
+        if self.stage == "choose_stack":
             return [self._stack_turn_event()]
-        if self.phase == "naming":
+        if self.stage == "naming":
             assert self.stack is not None
             data: dict[str, JSON] = {
                 "player": self.namer,
@@ -815,7 +818,7 @@ class Farben(Game):
         if action.name == "side":
             data["player"] = self.starter
             side = args.get("side")
-            if self.phase == "side" and side in (1, 2) and not isinstance(side, bool):
+            if self.stage == "side" and side in (1, 2) and not isinstance(side, bool):
                 data["word"] = self.cards[self.round][int(side) - 1]
         elif action.name in ("reveal", "done"):
             data.update(player=self.current_player(), word=self.word)
@@ -829,7 +832,7 @@ class Farben(Game):
 
     def snapshot(self) -> dict[str, JSON]:
         return {
-            "phase": self.phase,
+            "stage": self.stage,
             "cards": [list(c) for c in self.cards],
             "first": self.first,
             "round": self.round,
@@ -858,34 +861,6 @@ class Farben(Game):
         }
 
 
-_QUERIES = frozenset({"words", "stacks_left", "left_to_name", "colour_of"})
-
-_ARGUMENTS: dict[str, frozenset[str]] = {
-    "first": frozenset({"player", "random"}),
-    "side": frozenset({"side", "word"}),
-    "ready": frozenset(),
-    "reveal": frozenset({"colour", "player"}),
-    "done": frozenset(),
-    "stack": frozenset({"word", "player"}),
-    "name": frozenset({"player", "colour"}),
-    "hint": frozenset({"player"}),
-    "forgot": frozenset(),
-    "timer": frozenset({"turn", "left"}),
-}
-"""The arguments each action may carry."""
-
-_HANDLERS: dict[str, Any] = {
-    "first": Farben._apply_first,
-    "side": Farben._apply_side,
-    "ready": Farben._apply_ready,
-    "reveal": Farben._apply_reveal,
-    "done": Farben._apply_done,
-    "stack": Farben._apply_stack,
-    "name": Farben._apply_name,
-    "hint": Farben._apply_hint,
-    "forgot": Farben._apply_forgot,
-    "timer": Farben._apply_timer,
-}
 
 
 def _time_limit(value: JSON) -> int | None:

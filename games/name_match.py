@@ -25,12 +25,13 @@ accepts a guess for its card only if no other card scores higher.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
+
+from games.text import fold
 
 EXACT = 100.0
 ONE_WORD_WRONG = 75.0
@@ -70,21 +71,10 @@ _TITLES = frozenset(
     "graf grafin ritter meister".split()
 )
 
-_FOLD = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "’": "", "'": ""})
-
-
-def _fold(text: str) -> str:
-    """Lower case, umlauts as ae/oe/ue, other accents dropped, punctuation as spaces."""
-    text = unicodedata.normalize("NFC", text).lower().translate(_FOLD)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join("".join(c if c.isalnum() else " " for c in text).split())
-
-
 @lru_cache(maxsize=8192)
 def canonical(text: str) -> tuple[str, ...]:
     """The words of ``text`` that identify a character, in a comparable spelling."""
-    words = [_ABBREVIATIONS.get(w, w) for w in _fold(text).split()]
+    words = [_ABBREVIATIONS.get(w, w) for w in fold(text).split()]
     # Undo the folding of umlauts inside the title list ("könig" → "koenig" → "konig").
     words = [w.replace("oe", "o").replace("ae", "a") if _is_title(w) else w for w in words]
     content = [w for w in words if w not in _SMALL_WORDS]

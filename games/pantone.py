@@ -43,13 +43,12 @@ from games.engine import (
     Event,
     Expectation,
     Game,
+    Move,
     NotAllowed,
     NotNow,
     Setup,
     SetupError,
     Timer,
-    expect_args,
-    first_player,
     left_of,
     seats_from,
     winners,
@@ -81,22 +80,28 @@ RULES = ("any", "one_each", "three")
 """The swatch rule of phases 1, 2, 3 (ids; the voice layer words them)."""
 
 
-# The arguments each action may carry; anything else is refused (see expect_args).
-_ACTION_ARGS: dict[str, tuple[str, ...]] = {
-    "first": ("player", "random"),
-    "discard": ("card",),
-    "choose": ("card",),
-    "guess": ("text", "card"),
-    "correct": ("player",),
-    "penalty": ("player", "right"),
-    "timer": ("id",),
-}
-
-
 class Pantone(Game):
     game_id = "pantone"
     min_players = 2
     max_players = 10
+    moves = {
+        "discard": Move("_apply_discard", ("card",)),
+        "choose": Move("_apply_choose", ("card",)),
+        "ready": Move("_apply_ready"),
+        "done": Move("_apply_done"),
+        "guess": Move("_apply_guess", ("text", "card")),
+        "pass": Move("_apply_pass"),
+        "correct": Move("_apply_correct", ("player",)),
+        "wrong": Move("_apply_wrong"),
+        "penalty": Move("_apply_penalty", ("player", "right")),
+        "timer": Move("_apply_timer", ("id",)),
+    }
+    questions = {
+        "hints": "_ask_hints",
+        "time_left": "_ask_time_left",
+        "phase_info": "_ask_phase_info",
+        "my_cards": "_ask_my_cards",
+    }
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)
@@ -123,7 +128,6 @@ class Pantone(Game):
         if self.card_mode != "physical" and self.target is None and len(self.deck) < needed:
             raise SetupError("deck_too_small", cards=len(self.deck), needed=needed)
 
-        self.stage = "choose_first"
         self.phase = 0
         self.first_artist: str = self.players[0]
         self.artist: str = self.players[0]
@@ -191,11 +195,12 @@ class Pantone(Game):
             events.append(Event("modes", {"modes": modes}))
         for team, members in (self.teams or {}).items():
             events.append(Event("team", {"player": team, "members": list(members)}))
-        if self.setup.first is not None:
-            return events + self._begin(self.setup.first, "table")
+        return events + self._opening()
+
+    def _first_by_rule(self) -> tuple[str, str] | None:
         if self.teams:  # the team rules pick the first Artist at random
-            return events + self._begin(self.rng.choice(self.players), "lot")
-        return events + [Event("ask_first")]
+            return self.rng.choice(self.players), "lot"
+        return None
 
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
         self.first_artist = player
@@ -340,40 +345,7 @@ class Pantone(Game):
                 return number
         return None
 
-    def is_over(self) -> bool:
-        return self.stage == "over"
-
     # --- applying ------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
-        if self.stage == "over":
-            raise NotNow("game_is_over")
-        name, args = action.name, action.args
-        expect_args(action, *_ACTION_ARGS.get(name, ()))
-        if name == "first":
-            return self._apply_first(args)
-        if self.stage == "choose_first":
-            raise NotNow("choose_first_now")
-        handler = {
-            "discard": self._apply_discard,
-            "choose": self._apply_choose,
-            "ready": self._apply_ready,
-            "done": self._apply_done,
-            "guess": self._apply_guess,
-            "pass": self._apply_pass,
-            "correct": self._apply_correct,
-            "wrong": self._apply_wrong,
-            "penalty": self._apply_penalty,
-            "timer": self._apply_timer,
-        }.get(name)
-        if handler is None:
-            raise NotNow("unknown_action", action=name)
-        return handler(args)
-
-    def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.stage != "choose_first":
-            raise NotNow("already_started")
-        return self._begin(*first_player(self.players, self.rng, args))
-
     def _apply_discard(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage != "discard":
             raise NotNow("no_discard_now", player=self.artist)
@@ -715,24 +687,28 @@ class Pantone(Game):
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage in ("choose_first", "over") and name != "phase_info":
             raise NotNow("no_turn_running")
-        if name == "hints":
-            return [self._hints_event()]
-        if name == "time_left":
-            return [self._time_left_event(args)]
-        if name == "phase_info":
-            if self.stage == "choose_first":
-                raise NotNow("choose_first_now")
-            data = {
-                "phase": self.phase,
-                "rule": self.rule(),
-                "artist": self.artist,
-                "turn": self.turn_in_phase + 1,
-                "turns": len(self.players),
-            }
-            return [Event("phase_info", data)]
-        if name == "my_cards":
-            return self._my_cards()
         return super().query(name, args)
+
+    def _ask_hints(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._hints_event()]
+
+    def _ask_time_left(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._time_left_event(args)]
+
+    def _ask_phase_info(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.stage == "choose_first":
+            raise NotNow("choose_first_now")
+        data = {
+            "phase": self.phase,
+            "rule": self.rule(),
+            "artist": self.artist,
+            "turn": self.turn_in_phase + 1,
+            "turns": len(self.players),
+        }
+        return [Event("phase_info", data)]
+
+    def _ask_my_cards(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._my_cards()
 
     def _hints_event(self) -> Event:
         given = self.round if self.stage in ("guess", "hint", "verdict") else 0
@@ -789,7 +765,7 @@ class Pantone(Game):
     def prompt(self) -> list[Event]:
         stage = self.stage
         if stage == "choose_first":
-            return [Event("ask_first")]
+            return [self._ask_first()]
         # While choosing, the Artist needs their dealt cards again (after resume, undo,
         # "whose turn"): told privately, like the first time.
         if stage == "discard":
@@ -807,9 +783,15 @@ class Pantone(Game):
             return [Event("ask_verdict", {**self._side_data(self.queue[0]), "artist": self.artist})]
         return [Event("game_over", self.result())]
 
+    def public(self, action: Action) -> Action:
+        """A guess without its verdict: the card it names may be the Artist's own."""
+        if action.name == "guess":
+            return Action("guess", {k: v for k, v in action.args.items() if k != "card"})
+        return action
+
     def describe(self, action: Action) -> Event:
         """Names ``action`` as taken in the current state (never the secret character)."""
-        data: dict[str, JSON] = {"player": self.artist, **action.args}
+        data: dict[str, JSON] = {"player": self.artist, **self.public(action).args}
         if action.name in ("guess", "pass") and self.queue:
             data.update(self._side_data(self.queue[0]))
         if action.name == "guess":

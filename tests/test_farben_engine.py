@@ -38,12 +38,12 @@ def new_game(players=("Anna", "Ben", "Cem"), first="Anna", **options) -> Farben:
 def play_rounds(game: Farben, colour: Callable[[str, int], str] | None = None) -> list:
     """Play all ten rounds, choosing the first side; returns every event."""
     events = []
-    while game.phase in ("side", "choosing", "reveal", "story"):
-        if game.phase == "side":
+    while game.stage in ("side", "choosing", "reveal", "story"):
+        if game.stage == "side":
             events += game.apply(Action("side", {"side": 1}))
-        elif game.phase == "choosing":
+        elif game.stage == "choosing":
             events += game.apply(Action("ready"))
-        elif game.phase == "reveal":
+        elif game.stage == "reveal":
             player = game.teller
             if colour is None:
                 hand = game.colours_in_hand(player)
@@ -86,7 +86,7 @@ def rulebook_game() -> Farben:
 
 def test_rulebook_success_example_gives_eva_5_and_one_each_to_the_others() -> None:
     game = rulebook_game()
-    assert game.phase == "choose_stack"
+    assert game.stage == "choose_stack"
     assert (game.namer, game.chooser) == ("Eva", "Julia")
     game.apply(Action("stack", {"word": "Success"}))
     [julia] = game.apply(Action("name", {"player": "Julia", "colour": "blue"}))
@@ -117,13 +117,13 @@ def test_rulebook_success_example_gives_eva_5_and_one_each_to_the_others() -> No
 def test_round_order_left_of_the_starter_first_starter_last_and_rotating() -> None:
     game = new_game(("Anna", "Ben", "Cem", "Dana"), first="Cem")
     starters, tellers = [], []
-    while game.phase != "choose_stack":
-        if game.phase == "side":
+    while game.stage != "choose_stack":
+        if game.stage == "side":
             starters.append(game.starter)
             game.apply(Action("side", {"side": 2}))
-        elif game.phase == "choosing":
+        elif game.stage == "choosing":
             game.apply(Action("ready"))
-        elif game.phase == "reveal":
+        elif game.stage == "reveal":
             if game.round == 0:
                 tellers.append(game.teller)
             colour = game.colours_in_hand(game.teller)[0]
@@ -157,7 +157,7 @@ def test_a_story_ends_only_with_done_after_the_colour() -> None:
             "not_your_turn_to_tell")  # fmt: skip
     refused(game, Action("reveal", {"colour": "turquoise"}), NotAllowed, "unknown_colour")
     game.apply(Action("reveal", {"colour": "red", "player": "Ben"}))
-    assert game.phase == "story" and game.expecting().quiet
+    assert game.stage == "story" and game.expecting().quiet
     refused(game, Action("reveal", {"colour": "blue"}), NotNow, "wait_story")
     [tell] = game.apply(Action("done"))
     assert tell.type == "tell" and tell.data["player"] == "Cem"
@@ -197,7 +197,7 @@ def test_stacks_per_player_and_unplayed_stacks(count: int, each: int, unplayed: 
         if len(left) > 1:
             game.apply(Action("stack", {"word": left[0]}))
         else:  # the very last stack (five players) needs no choosing
-            assert game.phase == "naming" and game.stack is not None
+            assert game.stage == "naming" and game.stack is not None
             assert game.stack.word == left[0]
         for owner in game.unnamed():
             events += game.apply(Action("name", {"player": owner, "colour": "white"}))
@@ -383,7 +383,7 @@ def test_no_answer_ever_contains_a_face_down_colour() -> None:
             for event in public_events(game):
                 text = json.dumps(getattr(event, "data", getattr(event, "params", {})))
                 hidden_words = {f'"{c}"' for c in COLOURS}
-                assert not any(w in text for w in hidden_words), (game.phase, text)
+                assert not any(w in text for w in hidden_words), (game.stage, text)
         game.apply(rng.choice(game.legal_actions()))
 
 
@@ -403,7 +403,7 @@ def test_time_limit_warns_at_30_and_10_seconds_and_ends_the_turn() -> None:
     assert steps == [(30.0, 30), (20.0, 10), (10.0, 0)]
     up = next(e for e in events if e.type == "time_up")
     assert [u["player"] for u in up.data["unnamed"]] == [p for p in ("Cem", "Anna")]
-    assert game.scores["Cem"] == 0 and game.phase == "choose_stack"
+    assert game.scores["Cem"] == 0 and game.stage == "choose_stack"
     assert game.stacks[0].scored_by is not None
 
 

@@ -34,13 +34,13 @@ def phases(lang: str):
     game = session.game
     seen: set[str] = set()
     while not game.is_over():
-        phase = game.phase + (":hint" if game.hint_pending else "")
+        phase = game.stage + (":hint" if game.hint_pending else "")
         if phase not in seen:
             seen.add(phase)
             yield phase, session
         actions = game.legal_actions()
         hints = [a for a in actions if a.name == "hint"]
-        if game.phase == "naming" and hints and ":hint" not in "".join(seen):
+        if game.stage == "naming" and hints and ":hint" not in "".join(seen):
             game.apply(hints[0])
         else:
             game.apply(next((a for a in actions if a.name != "hint"), Action("forgot")))

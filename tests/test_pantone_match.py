@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.name_match import _fold, best_match, card_score, names_card, score
+from games.name_match import best_match, card_score, names_card, score
 from games.pantone_deck import builtin_deck
+from games.text import fold
 
 # What recognisers and typists produce for a right guess.
 RIGHT = [
@@ -145,8 +146,8 @@ def test_our_decks_are_complete_and_hints_do_not_give_the_name_away(lang: str) -
     assert len(deck) >= 100
     for card in deck:
         assert len(card.hints) == 4
-        name_words = {w for form in card.forms for w in _fold(form).split() if len(w) >= 4}
+        name_words = {w for form in card.forms for w in fold(form).split() if len(w) >= 4}
         for hint in card.hints:
-            hint_words = {w for w in _fold(hint).split() if len(w) >= 4}
+            hint_words = {w for w in fold(hint).split() if len(w) >= 4}
             assert not hint_words & name_words, f"{card.name}: hint {hint!r} gives it away"
             assert not hint.endswith("."), f"{card.name}: {hint!r} (messages add the full stop)"

@@ -83,22 +83,6 @@ class SpeakingGate:
         self.out.close()
 
 
-class PhraseCache:
-    """The phrases of recent phases (expanding templates can take a second)."""
-
-    def __init__(self, size: int = 16) -> None:
-        self.size = size
-        self._cache: dict[Any, list[str]] = {}
-
-    def get(self, session: Session, phase: Phase) -> list[str]:
-        key = (phase.intents, tuple(sorted((k, tuple(v)) for k, v in phase.slots.items())))
-        if key not in self._cache:
-            if len(self._cache) >= self.size:
-                self._cache.pop(next(iter(self._cache)))
-            self._cache[key] = session.phrases()
-        return self._cache[key]
-
-
 def run_microphone(
     session: Session,
     recogniser: Recogniser,
@@ -125,7 +109,6 @@ def run_microphone(
     session.policy = session.policy.for_recogniser(recogniser)
     if session.clock is not None:
         session.clock = clock.now  # timers must not run while the microphone is gone
-    phrases = PhraseCache()
     listening: Phase | None = None
     deaf = False  # nothing of the current phase can be recognised: audio is not used
     discarding = False
@@ -138,7 +121,7 @@ def run_microphone(
         phase = session.phase()
         if phase != listening:
             try:
-                recogniser.set_phrases(phrases.get(session, phase))
+                recogniser.set_phrases(session.phrases())  # the grammar caches them
                 deaf = False
             except ValueError as exc:  # no phrase of this phase can be heard with this model
                 deaf = True

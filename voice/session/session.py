@@ -271,7 +271,8 @@ class Session:
         if confidence < self.confirm_below:
             self._pending = _Pending("move", action)
             description = self._describe(self.game, action)
-            self.out.record({"type": "confirm", "what": "move", "action": action.to_json()})
+            public = self.game.public(action).to_json()
+            self.out.record({"type": "confirm", "what": "move", "action": public})
             self._respond([Event("confirm_move", {"action": description})])
             return
         self._apply(action)
@@ -393,7 +394,8 @@ class Session:
         undone = self.actions[-count:]
         last = next(a for a in undone if a.name != TIMER_ACTION)
         self._pending = _Pending("undo", last, count)
-        self.out.record({"type": "confirm", "what": "undo", "action": last.to_json()})
+        public = self.game.public(last).to_json()
+        self.out.record({"type": "confirm", "what": "undo", "action": public})
         self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
 
     def _undo_count(self) -> int:

@@ -8,8 +8,6 @@ table (player names, a custom deck) are added at run time as ``dynamic_lists``.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,19 +22,10 @@ from hassil.sample import sample_intents
 from hassil.util import merge_dict
 
 from games.errors import FarbspielError
+from games.text import normalize
 
 LANGUAGES = ("de", "en")
 
-# Characters a recogniser never outputs; stripped before matching and from phrases.
-_PUNCT = re.compile(r"[^\w\s'’\-]+")
-_SPACE = re.compile(r"[\s\-]+")
-
-
-def normalize(text: str) -> str:
-    """Lower-case, NFC, punctuation to spaces, single spaces: what recognisers output."""
-    text = unicodedata.normalize("NFC", text).lower().replace("’", "'")
-    text = _PUNCT.sub(" ", text)
-    return _SPACE.sub(" ", text).strip()
 
 
 class GrammarError(FarbspielError, ValueError):

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from unicode_rbnf import RbnfEngine
 
 from games.engine import Action, Game, Setup, SetupError
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
@@ -31,6 +30,7 @@ from games.pantone_deck import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker
+from voice.recognition.phrase_graph import number_words
 from voice.session.adapters.base import GameAdapter
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent, IntentParser
@@ -282,14 +282,9 @@ def spoken_template(name: str, lang: str) -> str:
     return template
 
 
-@cache
-def _rbnf(lang: str) -> RbnfEngine:
-    return RbnfEngine.for_language(lang)
-
-
 def number_forms(number: int, lang: str) -> list[str]:
     """Ways to say a card number: digits, and the words recognisers write."""
-    words = normalize(_rbnf(lang).format_number(number).text)
+    words = " ".join(number_words(number, lang))
     forms = [str(number), words]
     if lang == "en" and "hundred " in words:
         forms.append(words.replace("hundred ", "hundred and ", 1))
