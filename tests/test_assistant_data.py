@@ -3,15 +3,20 @@
 - ``famous_characters_<lang>.yaml``: well-known characters that are not cards, so that a
   wrong guess is heard as its own name. None of them may be a name of a deck card, or a
   right guess would be counted wrong.
+- ``farben_associations_<lang>.yaml``: what the assistant player of Farben may pick for
+  each word card word: a colour, the short story it tells, and the one-word hint from
+  that story it gives in the scoring phase.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
 from games.data import load
+from games.farben import load_deck
 from games.name_match import canonical
 
 LANGUAGES = ("en", "de")
@@ -85,3 +90,87 @@ def test_no_character_is_a_deck_card(lang: str) -> None:
         if key in deck
     }
     assert not clashes
+
+
+def _deck_words(lang: str) -> list[str]:
+    return [word for card in load_deck(lang) for word in card]
+
+
+def _colour_words(lang: str) -> set[str]:
+    names = {name.casefold() for entry in load("colours").values() for name in entry.values()}
+    return names | {colour.casefold() for colour in load("colours")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_word_card_word_has_two_or_three_associations(lang: str) -> None:
+    associations = load(f"farben_associations_{lang}")
+    assert isinstance(associations, dict)
+    assert sorted(associations) == sorted(_deck_words(lang))
+    colours = set(load("colours"))
+    for word, choices in associations.items():
+        assert isinstance(choices, list) and 2 <= len(choices) <= 3, word
+        for choice in choices:
+            assert isinstance(choice, dict) and set(choice) == {"colour", "story", "hint"}, word
+            assert choice["colour"] in colours, (word, choice)
+        # Different choices for one word differ in colour and hint, so they can be told apart.
+        assert len({c["colour"] for c in choices}) == len(choices), word
+        assert len({c["hint"].casefold() for c in choices}) == len(choices), word
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_stories_are_one_or_two_short_sentences(lang: str) -> None:
+    for word, choices in load(f"farben_associations_{lang}").items():
+        for choice in choices:
+            story = choice["story"]
+            assert isinstance(story, str) and story == story.strip() and story, word
+            assert len(story.split()) <= 35, story
+            assert story[-1] in ".!?", story
+            sentences = [s for s in re.split(r"(?<=[.!?])\s+", story) if s]
+            assert 1 <= len(sentences) <= 2, story
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_hint_is_one_word_of_its_story_and_gives_nothing_away(lang: str) -> None:
+    """The rules: a hint is one word the player used in the story, never the colour; and
+    the card word itself would tell nothing."""
+    colour_words = _colour_words(lang)
+    for word, choices in load(f"farben_associations_{lang}").items():
+        for choice in choices:
+            hint = choice["hint"]
+            assert isinstance(hint, str) and re.fullmatch(r"[^\W\d_]+", hint), (word, hint)
+            assert re.search(rf"(?<!\w){re.escape(hint)}(?!\w)", choice["story"], re.I), (
+                f"hint {hint!r} is not a word of the story for {word!r}: {choice['story']}"
+            )
+            assert hint.casefold() not in colour_words, (word, hint)
+            assert hint.casefold() != word.casefold(), (word, hint)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_assistant_uses_every_colour_often(lang: str) -> None:
+    used = Counter(
+        choice["colour"]
+        for choices in load(f"farben_associations_{lang}").values()
+        for choice in choices
+    )
+    assert set(used) == set(load("colours"))
+    assert min(used.values()) >= 15, used
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_story_names_no_other_colour(lang: str) -> None:
+    """Players must later remember the colour from the story: a red story that mentions
+    a white rabbit would mislead them."""
+    endings = ("", "e", "en", "er", "es", "em") if lang == "de" else ("",)
+    named_by = {
+        name.casefold() + ending: colour
+        for colour, entry in load("colours").items()
+        for key, name in entry.items()
+        if key.startswith(lang)
+        for ending in endings
+    }
+    for word, choices in load(f"farben_associations_{lang}").items():
+        for choice in choices:
+            for spoken in re.findall(r"\w+", choice["story"].casefold()):
+                assert named_by.get(spoken, choice["colour"]) == choice["colour"], (
+                    f"the {choice['colour']} story for {word!r} says {spoken!r}"
+                )
