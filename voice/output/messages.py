@@ -23,9 +23,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from games.data import load as load_data
+from games.data import parse_yaml
 from games.errors import FarbspielError
 
 
@@ -59,7 +58,7 @@ def _prompt_file(lang: str, name: str) -> Mapping[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, f"{name}.yaml")
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = parse_yaml(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
         raise MessageError(f"voice/output/prompts/{lang}/{name}.yaml must be a mapping")
     return data

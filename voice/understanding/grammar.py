@@ -21,6 +21,7 @@ from hassil.intents import RangeSlotList, SlotList, TextSlotList, TextSlotValue
 from hassil.sample import sample_intents
 from hassil.util import merge_dict
 
+from games.data import parse_yaml
 from games.errors import FarbspielError
 from games.text import normalize
 
@@ -50,7 +51,7 @@ def _grammar_file(lang: str, name: str) -> Any:
     if not path.is_file():
         raise GrammarError(f"no grammar file grammars/{lang}/{name}.yaml")
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return parse_yaml(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise GrammarError(f"grammars/{lang}/{name}.yaml is not valid YAML: {exc}") from exc
 
