@@ -48,7 +48,6 @@ class AlleMeineFarbenAdapter(GameAdapter):
     game_id = "alle-meine-farben"
     default_lang = "de"
     engine = AlleMeineFarben
-    queries = frozenset({"allowed_colours", "board_row", "board_column"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

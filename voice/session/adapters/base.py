@@ -25,8 +25,14 @@ class GameAdapter:
     default_lang: ClassVar[str] = "en"
     engine: ClassVar[type[Game]]
 
-    queries: ClassVar[frozenset[str]] = frozenset()
-    """Game intents answered by :meth:`Game.query` (never journalled)."""
+    extra_queries: ClassVar[frozenset[str]] = frozenset()
+    """Intents answered by :meth:`Game.query` beyond the engine's table of questions."""
+
+    @property
+    def queries(self) -> frozenset[str]:
+        """Game intents answered by :meth:`Game.query` (never journalled): the engine's
+        questions, so a new question is one row in the engine."""
+        return frozenset(self.engine.questions) | self.extra_queries
 
     status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
     """Game intents answered by :meth:`Game.status`, like the global "score"."""

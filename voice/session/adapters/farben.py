@@ -119,7 +119,7 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
-    queries = frozenset({"words", "stacks_left", "left_to_name", "colour_of", "unknown_player"})
+    extra_queries = frozenset({"unknown_player"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

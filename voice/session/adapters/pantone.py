@@ -65,7 +65,6 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
-    queries = frozenset({"hints", "time_left", "phase_info", "my_cards"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
