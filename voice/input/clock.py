@@ -42,10 +42,6 @@ class StoppableClock:
         self._stopped_at: float | None = None
         self._stopped_total = 0.0
 
-    @property
-    def stopped(self) -> bool:
-        return self._stopped_at is not None
-
     def now(self) -> float:
         if self._stopped_at is not None:
             return self._stopped_at - self._stopped_total
