@@ -232,11 +232,14 @@ def wait_until(condition, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def say_until_heard(room, sound, heard, what: str, records, tries: int = 3) -> None:
+def say_until_heard(room, sound, heard, what: str, records, tries: int = 3, refuse=None) -> None:
     """Say ``sound`` into the room; like a player at the table, say it again (up to
     ``tries`` times) if it was not taken. On a loaded machine real-time capture can miss
-    the first attempt; what must never happen is noise taken as a move (asserted after)."""
+    the first attempt; what must never happen is noise taken as a move (asserted after).
+    ``refuse()`` is the player answering "no" when farbspiel asks about a misheard move."""
     for _ in range(tries):
+        if refuse is not None:
+            refuse()
         room.say(sound)
         try:
             wait_until(heard, 12, what)
@@ -303,7 +306,20 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
         wait_until(lambda: len(session.actions) == 1, 10, "the typed first player")
         room.say(noise)
         time.sleep(1.0)  # the player speaks a moment after the hiss
-        say_until_heard(room, pink, lambda: len(session.actions) == 2, "the spoken colour", records)
+
+        def refuse() -> None:  # "no" to a misheard move that farbspiel asks about
+            if session.awaiting is not None:
+                os.write(write_fd, b"nein\n")
+                wait_until(lambda: session.awaiting is None, 5, "the refusal")
+
+        say_until_heard(
+            room,
+            pink,
+            lambda: len(session.actions) == 2,
+            "the spoken colour",
+            records,
+            refuse=refuse,
+        )
         room.unplug()
         wait_until(lambda: "microphone_lost" in records.types(), 10, "noticing the loss")
         room.plug_in()
@@ -317,6 +333,7 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
             lambda: len(session.actions) == 3,
             "the colour said after the return",
             records,
+            refuse=refuse,
         )
         os.write(write_fd, b"beenden\nja\n")
         game.join(10)
