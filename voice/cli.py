@@ -22,7 +22,9 @@ from games.engine import Setup, SetupError
 from voice.adapters import ADAPTERS, UsageError, adapter_for
 from voice.asr import ENGINES, RecogniserError
 from voice.audio import AudioError
+from voice.cards_pdf import add_cards_pdf_options, write_cards_pdf
 from voice.clock import RealClock, VirtualClock
+from voice.display.cli import add_display_options, cmd_display, start_table_view
 from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
 from voice.journal import Contents, Header, Journal, JournalError, read, rewrite
 from voice.loop import LineReader, run_keyboard, run_script
@@ -88,6 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
     cards.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
     cards.add_argument("--deck", type=Path, metavar="FILE", help="a deck file of your own")
+    add_cards_pdf_options(cards)
+
+    display = commands.add_parser("display", help="show a game's table view in a browser")
+    display.add_argument(
+        "file", nargs="?", type=Path, help="the save file (default: the game played now)"
+    )
+    add_display_options(display, with_flag=False)
     add_models_parser(commands, _Parser)
     from voice.recognize import add_recognize_parser
 
@@ -144,11 +153,14 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
     p.add_argument(
         "--private",
-        default="stderr",
-        metavar="stderr|none|FILE",
-        help="where secrets for one player go (their character card): stderr (default), "
-        "none, or a file such as a second terminal (/dev/pts/3)",
+        default="none",
+        metavar="page|none|FILE",
+        help="where secrets for one player go (their character cards): page = a private "
+        "page per player on their own phone (served with the table view), a FILE such as "
+        "a second terminal (/dev/pts/3), or none (default: farbspiel says how to set one "
+        "up instead); never the shared screen",
     )
+    add_display_options(p, with_flag=True)
     p.add_argument(
         "--rate",
         type=int,
@@ -207,13 +219,18 @@ def _make_output(args: argparse.Namespace, lang: str) -> Output:
 
 
 def _make_private_output(args: argparse.Namespace) -> Output | None:
-    """The private channel: never the table's output. (A second audio device for
-    headphones can plug in here as another :class:`Output`.)"""
+    """The private channel: never the table's output, never the shared terminal. (A
+    second audio device for headphones can plug in here as another :class:`Output`.)"""
     where = args.private
     if where == "none":
         return None
-    if where == "stderr":
-        return TextOutput(sys.stderr, prefix="(private) ")
+    if where == "page":
+        return NullOutput()  # the private pages read the save file themselves
+    if where in ("stderr", "stdout", "-", "/dev/stderr", "/dev/stdout", "/dev/tty"):
+        raise UsageError(
+            f"--private {where} is the shared screen everybody sees; use --private page "
+            "(each player's own phone) or a second terminal such as /dev/pts/3"
+        )
     try:
         stream = open(where, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open
     except OSError as exc:
@@ -332,6 +349,7 @@ def _run(
     resumed: bool = False,
     dropped_tail: bool = False,
 ) -> int:
+    table_view = start_table_view(session, args)
     try:
         if script is not None:
             clock = VirtualClock()
@@ -381,6 +399,8 @@ def _run(
                 _report_unsaved(session)
         return EXIT_FAILURE
     finally:
+        if table_view is not None:
+            table_view.stop()
         session.out.close()
         if session.private is not None:
             session.private.close()
@@ -475,6 +495,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 # --- cards -------------------------------------------------------------------------------
 def cmd_cards(args: argparse.Namespace) -> int:
     adapter = adapter_for(args.game)
+    if args.pdf is not None:
+        write_cards_pdf(adapter, args.lang or adapter.default_lang, args)
+        return EXIT_OK
     print(adapter.printable_cards(args.lang or adapter.default_lang, args))
     return EXIT_OK
 
@@ -499,6 +522,7 @@ COMMANDS = {
     "models": cmd_models,
     "recognize": cmd_recognize,
     "cards": cmd_cards,
+    "display": cmd_display,
     "bench": cmd_bench,
 }
 
