@@ -1,0 +1,61 @@
+"""The table view in a real browser (Debian's headless chromium via selenium): each game
+played by script while the page updates itself live; what it must show at each step,
+that no secret is ever in it, and axe-core's accessibility check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from display_games import AXE, GAMES, axe_violations, chromium
+
+from voice.display.server import TableServer
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert AXE.is_file(), "axe-core is missing: run ./setup.sh (npm install)"
+    driver = chromium()
+    driver.set_script_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def _text(driver) -> str:
+    return driver.find_element("id", "view").text
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: Path, name: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    save = tmp_path / "game.jsonl"
+    steps = GAMES[name](save)
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        port = server.server_address[1]
+        first = True
+        for _, must, never in steps:
+            if first:
+                browser.get(f"http://127.0.0.1:{port}/")
+                first = False
+            try:  # live: the page changes itself (server-sent events), within a second or so
+                WebDriverWait(browser, 3, poll_frequency=0.1).until(
+                    lambda d: all(m in _text(d) for m in must)
+                )
+            except Exception:  # noqa: BLE001 - say what the page showed instead
+                pytest.fail(f"{name}: the page lacks {must}; it shows:\n{_text(browser)}")
+            page = browser.page_source
+            for secret in never:
+                assert secret not in _text(browser), f"{name}: {secret!r} is shown"
+            assert "Potato" not in page or name != "pantone" or "Artist: Ben" in _text(browser)
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        assert browser.find_element("id", "news").get_attribute("aria-live") == "polite"
+        size = browser.execute_script(
+            "return parseFloat(getComputedStyle(document.body).fontSize)"
+        )
+        assert size >= 28
+    finally:
+        server.stop()
