@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
 """Scripted games for the table view's browser test and its screenshot command.
 
 Each game is played in-process through a real :class:`Session` writing a real journal;
@@ -24,7 +25,9 @@ AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "ax
 Step = tuple[list[str], list[str], list[str]]
 
 
-def start(save: Path, game: str, lang: str, players: tuple[str, ...], first: str, **options: Any) -> Session:
+def start(
+    save: Path, game: str, lang: str, players: tuple[str, ...], first: str, **options: Any
+) -> Session:
     adapter = ADAPTERS[game]
     setup = Setup(players, 5, first, {**adapter.default_options(lang), **options})
     journal = Journal.create(save, Header(game, lang, setup))
@@ -37,7 +40,11 @@ def start(save: Path, game: str, lang: str, players: tuple[str, ...], first: str
 def pantone(save: Path) -> Iterator[Step]:
     s = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna")
     secret = "Mr. Potato Head"
-    yield [], ["Artist: Anna", "The Artist chooses a character", "Phase 1: all swatches allowed"], [secret]
+    yield (
+        [],
+        ["Artist: Anna", "The Artist chooses a character", "Phase 1: all swatches allowed"],
+        [secret],
+    )
     s.hear("card 1")
     yield [], ["The Artist is painting", "Painting time left"], [secret, "Potato"]
     s.hear("on the board: two yellow at the top, black in the middle")
@@ -95,7 +102,11 @@ def farben(save: Path) -> Iterator[Step]:
     secret = dict(game.stacks[0].colours)
     namer = game.namer
     # every card on the stack is face down: none of its colours is anywhere on the page
-    yield [], [f"Stack now: {stack_word}"] + [f"{p}: face down" for p in secret], list(secret.values())
+    yield (
+        [],
+        [f"Stack now: {stack_word}"] + [f"{p}: face down" for p in secret],
+        list(secret.values()),
+    )
     other = next(p for p in secret if p != namer)
     s.hear(f"{other} played {secret[other]}")
     still = [p for p in secret if p != other]

@@ -42,7 +42,7 @@ def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: P
                 first = False
             try:  # live: the page changes itself (server-sent events), within a second or so
                 WebDriverWait(browser, 3, poll_frequency=0.1).until(
-                    lambda d: all(m in _text(d) for m in must)
+                    lambda d, must=must: all(m in _text(d) for m in must)
                 )
             except Exception:  # noqa: BLE001 - say what the page showed instead
                 pytest.fail(f"{name}: the page lacks {must}; it shows:\n{_text(browser)}")
@@ -53,9 +53,7 @@ def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: P
         bad = axe_violations(browser)
         assert not bad, [(v["id"], v["help"]) for v in bad]
         assert browser.find_element("id", "news").get_attribute("aria-live") == "polite"
-        size = browser.execute_script(
-            "return parseFloat(getComputedStyle(document.body).fontSize)"
-        )
+        size = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
         assert size >= 28
     finally:
         server.stop()

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
 """The table view's server against hostile requests, and a journal being written."""
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ def test_huge_and_broken_requests_get_clean_refusals(served) -> None:
     assert _raw(server, b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n").split(b" ")[1] == b"414"
     huge = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"b" * 70000 + b"\r\n\r\n"
     assert _raw(server, huge).split(b" ")[1] == b"431"
-    many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X%d: y\r\n" % i for i in range(150))
+    many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(
+        b"X%d: y\r\n" % i for i in range(150)
+    )
     assert _raw(server, many + b"\r\n").split(b" ")[1] == b"431"
     assert b"400" in _raw(server, b"\x16\x03\x01garbage\r\n\r\n")  # (no version: HTTP/0.9 form)
     status, _ = _get(server, "/", headers={"Host": "evil.example:8765"})
@@ -93,7 +96,9 @@ def test_a_half_written_or_corrupt_line_shows_the_last_good_state_and_waits(serv
     with save.open("ab") as f:
         f.write(b'{"action": {"name": "do')  # a line being written
     status, body = _get(server, "/")
-    assert status == 200 and "The Artist is painting" in body and "Waiting for the next move" in body
+    assert (
+        status == 200 and "The Artist is painting" in body and "Waiting for the next move" in body
+    )
     save.write_bytes(good + b"\x00\xff not json\n" + b'{"action": {"name": "done", "args": {}}}\n')
     status, body = _get(server, "/")
     assert status == 200 and "The Artist is painting" in body and "Waiting" in body

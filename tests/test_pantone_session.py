@@ -447,7 +447,8 @@ def test_resume_tells_the_artist_their_dealt_cards_again_privately(tmp_path: Pat
         "play", "pantone", "--players", "Anna,Ben", "--seed", "4", "--cards", "deal",
         "--save", str(save), "--script", str(first), "--json", "--private", str(screen),
     )  # fmt: skip
-    hand = [line for line in screen.read_text(encoding="utf-8").splitlines() if "your cards" in line]
+    told = screen.read_text(encoding="utf-8").splitlines()
+    hand = [line for line in told if "your cards" in line]
     assert run.code == 0 and len(hand) == 1 and "your cards" not in run.err + run.out
     run = run_cli("resume", str(save), "--script", "/dev/null", "--json", "--private", str(screen))
     assert run.code == 0, run.err

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
 """Secrets go only to their owner (issue 13, item 3), and the Pantone board by voice
 (issue 16, item 4)."""
 
@@ -48,9 +49,7 @@ def test_the_shared_screen_is_refused_as_a_private_channel() -> None:
 
 def test_private_page_links_are_secret_files_and_shown_once(tmp_path: Path) -> None:
     save = tmp_path / "g.jsonl"
-    out = _all_output(
-        tmp_path, ["card 1"], "--private", "page", "--save", str(save), "--port", "0"
-    )
+    out = _all_output(tmp_path, ["card 1"], "--private", "page", "--save", str(save), "--port", "0")
     links = json.loads((tmp_path / "g.jsonl.links.json").read_text(encoding="utf-8"))
     assert set(links) == {"Anna", "Ben", "Cem"} and len(set(links.values())) == 3
     assert stat.S_IMODE((tmp_path / "g.jsonl.links.json").stat().st_mode) == 0o600
@@ -83,4 +82,6 @@ def test_the_board_in_german_in_free_order(tmp_path: Path) -> None:
                   "--script", str(script), "--json", "--voice", "none")  # fmt: skip
     assert run.code == 0, run.err
     assert "Notiert, auf dem Bild: oben 2-mal Gelb und in der Mitte Schwarz." in run.said
-    assert "Auf dem Bild, wie ihr es mir gesagt habt: oben links Rot und unten 2-mal Blau." in run.said
+    assert (
+        "Auf dem Bild, wie ihr es mir gesagt habt: oben links Rot und unten 2-mal Blau." in run.said
+    )

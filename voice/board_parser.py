@@ -97,7 +97,9 @@ class BoardReader:
             part = part.strip()
             if not part:
                 continue
-            colours = [(m.start(), self.colours[m.group(1)]) for m in self._colour_re.finditer(part)]
+            colours = [
+                (m.start(), self.colours[m.group(1)]) for m in self._colour_re.finditer(part)
+            ]
             if not colours:
                 if self._count_of(part) is None:
                     return None  # words that are neither colours nor places

@@ -43,9 +43,7 @@ def add_cards_pdf_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--paper", choices=tuple(PAPERS), default="a4", help="paper size of the PDF (default a4)"
     )
-    p.add_argument(
-        "--large-print", action="store_true", help="larger print, fewer cards per page"
-    )
+    p.add_argument("--large-print", action="store_true", help="larger print, fewer cards per page")
 
 
 def _font(name: str) -> Path:
@@ -120,8 +118,14 @@ def _farben_deck(deck_file: Path | None, lang: str) -> list[tuple[str, str]]:
         raise UsageError(f"--deck {deck_file}: must be a list of word cards like [School, Holiday]")
     pairs = []
     for number, card in enumerate(data, start=1):
-        if not (isinstance(card, list) and len(card) == 2 and all(isinstance(w, str) and w.strip() for w in card)):
-            raise UsageError(f"--deck {deck_file}, card {number}: must be two words like [School, Holiday]")
+        if not (
+            isinstance(card, list)
+            and len(card) == 2
+            and all(isinstance(w, str) and w.strip() for w in card)
+        ):
+            raise UsageError(
+                f"--deck {deck_file}, card {number}: must be two words like [School, Holiday]"
+            )
         pairs.append((card[0].strip(), card[1].strip()))
     return pairs
 

@@ -552,7 +552,8 @@ class Session:
                 event, self.setup
             ):
                 self._missing_told.add(event.to)  # once per answer, not once per card
-                key = "private_missing_again" if event.to in self._missing_ever else "private_missing"
+                again = event.to in self._missing_ever
+                key = "private_missing_again" if again else "private_missing"
                 self._missing_ever.add(event.to)  # the long explanation once per player
                 self._say_only([Event(key, {"player": event.to})])
             return

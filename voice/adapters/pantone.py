@@ -30,10 +30,10 @@ from games.pantone_deck import (
     printable,
 )
 from voice.adapters.base import GameAdapter, UsageError
+from voice.board_parser import BoardNameParser
 from voice.grammar import Grammar, SlotValue, normalize
 from voice.intents import Intent, IntentParser
 from voice.messages import Term, TermMaker
-from voice.board_parser import BoardNameParser
 
 MAX_DECK_BYTES = 2_000_000
 PHASES = 3

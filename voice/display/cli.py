@@ -19,7 +19,10 @@ def add_display_options(p: argparse.ArgumentParser, with_flag: bool) -> None:
             help="also serve the large-print table view in a browser (see farbspiel display)",
         )
     p.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port of the table view (default {DEFAULT_PORT})"
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port of the table view (default {DEFAULT_PORT})",
     )
     p.add_argument(
         "--host",
@@ -47,7 +50,9 @@ def _start(save: Path, host: str, port: int, lang: str) -> TableServer:
         raise CliError(f"--host {host} --port {port}: {exc.strerror}") from None
 
 
-def _announce(server: TableServer, host: str, lang: str, key: str = "console_display", **params: Any) -> str:
+def _announce(
+    server: TableServer, host: str, lang: str, key: str = "console_display", **params: Any
+) -> str:
     url = address(server, host)
     print(f"farbspiel: {word(lang, key, url=url, **params)}", file=sys.stderr, flush=True)
     if server.loopback:

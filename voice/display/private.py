@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
 """Private pages: what only one player may see (the Pantone Artist's cards), on their own
 phone.
 

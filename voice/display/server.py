@@ -226,7 +226,9 @@ def _theme(query: str) -> str:
     return values[0] if values[0] in ("light", "dark") else "auto"
 
 
-def page_html(view: View, theme: str = "auto", events: str = "/events", private: bool = False) -> str:
+def page_html(
+    view: View, theme: str = "auto", events: str = "/events", private: bool = False
+) -> str:
     """The whole page: it carries the current state (no script needed to read it)."""
     lang = view.lang
     live, offline = word(lang, "live"), word(lang, "offline")

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
 """The table view of each game as HTML: what the table sees, in large print.
 
 Rendering only reads public state: the Pantone Artist's character, face-down colour cards
@@ -143,12 +144,12 @@ def _amf(state: TableState, lang: str) -> tuple[str, str, str]:
     objects = load_data("alle_meine_farben")["objects"]
     names = [o[lang] for o in objects]
     over = game.phase == "over"
-    parts = [f'<h1>{esc(word(lang, "amf"))}</h1>']
+    parts = [f"<h1>{esc(word(lang, 'amf'))}</h1>"]
     variant = word(lang, "profi" if game.profi else "basic")
     coloured = len(game.board)
     parts.append(
         f'<p class="sub">{esc(variant)} · {esc(word(lang, "coloured", count=coloured))} · '
-        f'{esc(word(lang, "pile", count=game.pile))}</p>'
+        f"{esc(word(lang, 'pile', count=game.pile))}</p>"
     )
     news = ""
     if game.phase == "play":
@@ -177,7 +178,7 @@ def _amf(state: TableState, lang: str) -> tuple[str, str, str]:
                 content = f'<span class="state facedown">{esc(word(lang, "face_down"))}</span>'
             else:
                 content = _colour(lang, card.colour)
-            where = f'{word(lang, "row", row=row)}, {word(lang, "column", column=column)}'
+            where = f"{word(lang, 'row', row=row)}, {word(lang, 'column', column=column)}"
             current = ' aria-current="true"' if "current" in classes else ""
             row_cells.append(
                 f'<li class="{" ".join(classes)}"{current}><span class="no">{number}</span> '
@@ -203,7 +204,7 @@ def _farben(state: TableState, lang: str) -> tuple[str, str, str]:
     from games.farben import ROUNDS
 
     game: Any = state.game
-    parts = [f'<h1>{esc(word(lang, "farben"))}</h1>']
+    parts = [f"<h1>{esc(word(lang, 'farben'))}</h1>"]
     phase = game.phase
     news = ""
     if phase in ("side", "choosing", "reveal", "story"):
@@ -251,12 +252,12 @@ def _farben(state: TableState, lang: str) -> tuple[str, str, str]:
     elif phase in ("choose_stack", "naming"):
         parts.append(f'<p class="sub">{esc(word(lang, "scoring"))}</p>')
         namer = game.namer
-        parts.append(
-            f'<p class="big turn">{esc(word(lang, "namer", player=namer))}</p>'
-        )
+        parts.append(f'<p class="big turn">{esc(word(lang, "namer", player=namer))}</p>')
         news = word(lang, "namer", player=namer)
         if game.stack is not None:
-            parts.append(f'<p class="huge">{esc(word(lang, "scoring_stack", word=game.stack.word))}</p>')
+            parts.append(
+                f'<p class="huge">{esc(word(lang, "scoring_stack", word=game.stack.word))}</p>'
+            )
             news += ". " + word(lang, "scoring_stack", word=game.stack.word)
             parts.append(_stack_cards(lang, game.stack))
         else:
@@ -302,7 +303,7 @@ def _pantone(state: TableState, lang: str) -> tuple[str, str, str]:
 
     game: Any = state.game
     terms = Messages(lang, "pantone", _pantone_terms(lang))
-    parts = [f'<h1>{esc(word(lang, "pantone"))}</h1>']
+    parts = [f"<h1>{esc(word(lang, 'pantone'))}</h1>"]
     stage = game.stage
     stage_text = word(lang, f"stage.{stage}")
     news = stage_text
@@ -335,7 +336,7 @@ def _pantone(state: TableState, lang: str) -> tuple[str, str, str]:
                 )
                 news += f". {word(lang, 'guesser')}: {guesser}"
             items = "".join(
-                f'<li{" aria-current=true class=current" if p == guesser else ""}>{esc(p)}</li>'
+                f"<li{' aria-current=true class=current' if p == guesser else ''}>{esc(p)}</li>"
                 for p in order
             )
             parts.append(
@@ -366,7 +367,8 @@ def _pantone(state: TableState, lang: str) -> tuple[str, str, str]:
             )
     if game.teams:
         teams = "".join(
-            f"<li><strong>{esc(t)}</strong>: {esc(', '.join(m))}</li>" for t, m in game.teams.items()
+            f"<li><strong>{esc(t)}</strong>: {esc(', '.join(m))}</li>"
+            for t, m in game.teams.items()
         )
         parts.append(
             f'<section aria-labelledby="h-teams"><h2 id="h-teams">{esc(word(lang, "teams"))}</h2>'
