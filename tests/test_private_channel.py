@@ -85,3 +85,35 @@ def test_the_board_in_german_in_free_order(tmp_path: Path) -> None:
     assert (
         "Auf dem Bild, wie ihr es mir gesagt habt: oben links Rot und unten 2-mal Blau." in run.said
     )
+
+
+def test_the_board_is_undone_and_forgotten_for_the_next_artist() -> None:
+    from games.engine import Action, NotNow, Setup
+    from voice.adapters import ADAPTERS
+
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben", "Cem"), 1, "Anna", adapter.default_options("en"))
+    game = adapter.create(setup)
+    game.start()
+    item = {"colour": "red", "count": 1, "place": "top"}
+    try:
+        game.apply(Action("board", {"items": [item]}))
+        raise AssertionError("a board before painting was accepted")
+    except NotNow as exc:
+        assert exc.key == "board_too_early"
+    game.apply(Action("choose", {"card": 1}))
+    game.apply(Action("board", {"items": [item]}))
+    assert game.snapshot()["board"] == [item]
+    game.apply(Action("done"))
+    game.apply(Action("guess", {"text": "Mr. Potato Head"}))
+    assert game.artist == "Ben" and game.snapshot()["board"] == []
+
+
+def test_play_with_display_says_the_address(tmp_path: Path) -> None:
+    out = _all_output(tmp_path, ["card 1"], "--display", "--save", str(tmp_path / "d.jsonl"),
+                      "--port", "0")  # fmt: skip
+    assert "farbspiel: Table view: http://127.0.0.1:" in out
+    assert "only this computer can open it" in out
+    run = run_cli("play", "pantone", "--players", "Anna,Ben", "--display", "--script",
+                  str(write_script(tmp_path / "e.script", [])))  # fmt: skip
+    assert run.code == 2 and "--save" in run.err
