@@ -135,7 +135,9 @@ def axe_violations(driver: Any) -> list[dict[str, Any]]:
     driver.execute_script(AXE.read_text(encoding="utf-8"))
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(r => done(JSON.stringify(r.violations)))"
+        "axe.run(document, {resultTypes: ['violations'],"
+        " rules: {'color-contrast-enhanced': {enabled: true}}})"  # AAA: contrast 7:1
+        ".then(r => done(JSON.stringify(r.violations)))"
         ".catch(e => done(JSON.stringify([{id: 'axe-error', impact: 'critical', help: String(e)}])));"
     )
     return [v for v in json.loads(result) if v.get("impact") in ("serious", "critical")]

@@ -52,6 +52,17 @@ def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: P
             assert "Potato" not in page or name != "pantone" or "Artist: Ben" in _text(browser)
         bad = axe_violations(browser)
         assert not bad, [(v["id"], v["help"]) for v in bad]
+        # the dark theme, on a phone-sized screen (= 1280 px zoomed to 400%): no sideways
+        # scrolling, and the same check (contrast 7:1 included)
+        browser.set_window_size(320, 800)
+        browser.get(f"http://127.0.0.1:{port}/?theme=dark")
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert wide <= 1, f"{name}: {wide} px sideways scrolling at 320 px"
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"], v["nodes"][0]["html"]) for v in bad]
+        browser.set_window_size(1280, 1000)
         assert browser.find_element("id", "news").get_attribute("aria-live") == "polite"
         size = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
         assert size >= 28

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from helpers import run_cli, write_script
 
 
@@ -117,3 +118,37 @@ def test_play_with_display_says_the_address(tmp_path: Path) -> None:
     run = run_cli("play", "pantone", "--players", "Anna,Ben", "--display", "--script",
                   str(write_script(tmp_path / "e.script", [])))  # fmt: skip
     assert run.code == 2 and "--save" in run.err
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [
+        ("en", "what's on the board", "board_query"),
+        ("en", "what is in the picture", "board_query"),
+        ("en", "describe the board", "board_query"),
+        ("de", "was liegt auf dem Bild", "board_query"),
+        ("de", "Was ist auf dem Bild?", "board_query"),
+        ("de", "beschreib das Bild", "board_query"),
+        ("en", "on the board yellow at the top", "board"),
+        ("en", "board: red on the left and then blue at the bottom right", "board"),
+        ("en", "yellow", None),
+        ("en", "is it the yellow submarine", None),
+        ("de", "oben links rot", "board"),
+        ("de", "in der Mitte dreimal schwarz und rechts lila", "board"),
+        ("de", "gelb", None),
+    ],
+)
+def test_board_sentences(lang: str, text: str, intent: str | None) -> None:
+    from games.engine import Setup
+    from voice.adapters import ADAPTERS
+    from voice.grammar import Grammar
+
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben"), options=adapter.default_options(lang))
+    parser = adapter.parser(Grammar(lang, "pantone", adapter.dynamic_lists(setup, lang)), setup)
+    allowed = {"board", "board_query", "guess", "pass", "hints", "time_left", "phase_info"}
+    found = parser.parse(text, allowed)
+    if intent is None:  # a colour alone, or a guess: never a board description
+        assert found is None or found.name not in ("board", "board_query"), found
+    else:
+        assert found is not None and found.name == intent, found
