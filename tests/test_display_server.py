@@ -121,3 +121,52 @@ def test_server_sent_events_stream_the_view(served) -> None:
     assert b"text/event-stream" in head and stream.startswith(b"retry: 1000")
     event = json.loads(stream.split(b"data: ", 1)[1].split(b"\n\n")[0])
     assert "The Artist is painting" in event["main"] and "Potato" not in event["main"]
+
+
+def test_the_view_beside_a_game_survives_the_games_crash(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from voice.display.cli import _free_port, _serves
+
+    save, port = tmp_path / "crash.jsonl", _free_port("127.0.0.1")
+    game = subprocess.Popen(
+        [sys.executable, "-m", "voice", "play", "pantone", "--players", "Anna,Ben,Cem",
+         "--first", "Anna", "--input", "keyboard", "--voice", "text", "--save", str(save),
+         "--display", "--port", str(port)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert b"Table view: http://127.0.0.1:%d/" % port in game.stderr.readline()
+        game.stdin.write(b"card 1\n")
+        game.stdin.flush()
+        deadline = time.monotonic() + 20
+        while b"paint!" not in game.stdout.readline() and time.monotonic() < deadline:
+            pass
+        game.send_signal(signal.SIGKILL)  # a crash: nothing of the game runs any more
+        game.wait(10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/")
+        body = conn.getresponse().read().decode()
+        assert "The Artist is painting" in body and "Potato" not in body, body
+        assert _serves("127.0.0.1", port, save)
+        # resuming finds the view still running and uses it
+        script = tmp_path / "r.script"
+        script.write_text("done\n", encoding="utf-8")
+        run = subprocess.run(
+            [sys.executable, "-m", "voice", "resume", str(save), "--script", str(script),
+             "--display", "--port", str(port), "--voice", "none"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert f"Table view: http://127.0.0.1:{port}/" in run.stderr
+    finally:
+        if game.poll() is None:
+            game.kill()
+        # the lingering view: find it by its port and end it (only the one we started)
+        out = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True)
+        for pid in {int(p) for p in __import__("re").findall(r"pid=(\d+)", out.stdout)}:
+            os.kill(pid, signal.SIGTERM)

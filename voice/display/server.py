@@ -43,6 +43,14 @@ _STATIC = {"/view.css": "text/css; charset=utf-8", "/view.js": "text/javascript;
 _CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"  # noqa: E501
 
 
+def save_id(save: Path) -> str:
+    """A short fingerprint of the save file's path: tells whether a table view already
+    running on a port shows this game (its path itself is not given away)."""
+    import hashlib
+
+    return hashlib.sha256(str(Path(save).resolve()).encode()).hexdigest()[:16]
+
+
 def static_file(name: str) -> bytes:
     return resources.files("voice.display").joinpath("static", name).read_bytes()
 
@@ -182,6 +190,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("X-Frame-Options", "DENY")
         self.send_header("Content-Security-Policy", _CSP)
+        self.send_header("X-Farbspiel-Save", save_id(self.server.save))
 
     def _stream(self, player: str | None, head: bool) -> None:
         if not self.server.streams.acquire(blocking=False):
