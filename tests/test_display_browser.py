@@ -68,3 +68,34 @@ def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: P
         assert size >= 28
     finally:
         server.stop()
+
+
+def test_the_private_page_in_the_browser(browser, tmp_path: Path) -> None:
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from voice.display.private import ensure_tokens
+
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "de", ("Anna", "Ben"), "Anna", cards="deal")
+    tokens = ensure_tokens(save, ("Anna", "Ben"))
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        browser.get(f"{base}/p/{tokens['Anna']}")
+        hand = session.game.hands["Anna"]
+        names = [session.game.deck[n - 1].name for n in hand]
+        assert all(name in _text(browser) for name in names)
+        session.hear(f"Karte {hand[0]} ablegen")
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(
+            lambda d: f"Karte {hand[0]} ablegen" not in _text(d) and "Vorher" in _text(d)
+        )
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        browser.get(f"{base}/p/{tokens['Ben']}")
+        assert not any(name in browser.page_source for name in names)
+        browser.get(f"{base}/")
+        assert not any(name in browser.page_source for name in names)
+    finally:
+        server.stop()
