@@ -80,6 +80,11 @@ RULES = ("any", "one_each", "three")
 """The swatch rule of phases 1, 2, 3 (ids; the voice layer words them)."""
 
 
+BOARD_STAGES = ("create", "hint", "guess", "verdict")
+"""While a picture lies on the board, the players may say what lies on it."""
+MAX_BOARD_ITEMS = 20
+
+
 class Pantone(Game):
     game_id = "pantone"
     min_players = 2
@@ -95,12 +100,14 @@ class Pantone(Game):
         "wrong": Move("_apply_wrong"),
         "penalty": Move("_apply_penalty", ("player", "right")),
         "timer": Move("_apply_timer", ("id",)),
+        "board": Move("_apply_board", ("items",)),
     }
     questions = {
         "hints": "_ask_hints",
         "time_left": "_ask_time_left",
         "phase_info": "_ask_phase_info",
         "my_cards": "_ask_my_cards",
+        "board_query": "_ask_board",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -144,6 +151,8 @@ class Pantone(Game):
         self.timer_left = 0
         self.timer_seq = 0
         self.outcome: str | None = None
+        self.board: list[dict[str, JSON]] = []
+        """What the players said lies on the board (the engine cannot see it)."""
 
     # --- rules of the table -----------------------------------------------------------
     @property
@@ -222,6 +231,7 @@ class Pantone(Game):
         self.queue = []
         self.heard = None
         self.timer = None
+        self.board = []
         if self.card_mode == "number" and not self._unused():
             return [Event("deck_used_up")] + self._finish("deck_used_up")
         events: list[Event] = []
@@ -257,6 +267,8 @@ class Pantone(Game):
     def expecting(self) -> Expectation:
         stage = self.stage
         always = {"phase_info", "penalty"}
+        if stage in BOARD_STAGES:
+            always |= {"board", "board_query"}
         if stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
         if stage == "discard":
@@ -451,6 +463,13 @@ class Pantone(Game):
             self.timer = None
             return self._open_window()
         raise NotNow("nothing_to_finish", player=self.artist)
+
+    def _apply_board(self, args: Mapping[str, JSON]) -> list[Event]:
+        """A player says what lies on the board; it replaces what was said before."""
+        if self.stage not in BOARD_STAGES:
+            raise NotNow("board_too_early")
+        self.board = _board_items(args.get("items"))
+        return [Event("board_set", {"items": [dict(i) for i in self.board]})]
 
     # --- guessing ----------------------------------------------------------------------
     def _start_guessing(self) -> list[Event]:
@@ -710,6 +729,13 @@ class Pantone(Game):
     def _ask_my_cards(self, args: Mapping[str, JSON]) -> list[Event]:
         return self._my_cards()
 
+    def _ask_board(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.stage not in BOARD_STAGES:
+            raise NotNow("board_too_early")
+        if not self.board:
+            return [Event("board_unknown")]
+        return [Event("board_is", {"items": [dict(i) for i in self.board]})]
+
     def _hints_event(self) -> Event:
         given = self.round if self.stage in ("guess", "hint", "verdict") else 0
         data: dict[str, JSON] = {"count": given, "physical": self.physical}
@@ -818,7 +844,25 @@ class Pantone(Game):
             "timer_left": self.timer_left,
             "timer_seq": self.timer_seq,
             "outcome": self.outcome,
+            "board": [dict(i) for i in self.board],
         }
+
+
+def _board_items(value: Any) -> list[dict[str, JSON]]:
+    """Board items from an action: ``[{"colour": id, "count": n, "place": id}, ...]``."""
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_BOARD_ITEMS:
+        raise NotAllowed("bad_board")
+    items = []
+    for item in value:
+        if not isinstance(item, Mapping):
+            raise NotAllowed("bad_board")
+        colour, count, place = item.get("colour"), item.get("count", 1), item.get("place")
+        if not isinstance(colour, str) or not isinstance(place, str):
+            raise NotAllowed("bad_board")
+        if type(count) is not int or not 1 <= count <= 60:
+            raise NotAllowed("bad_board")
+        items.append({"colour": colour, "count": count, "place": place})
+    return items
 
 
 def _flag(options: Mapping[str, Any], name: str) -> bool:

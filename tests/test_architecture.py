@@ -11,6 +11,7 @@ layers, lowest first; a module may import its own layer and the ones below it:
     voice.understanding     grammar, intent parser, name matcher, play policy
     voice.output            messages, output sinks, text to speech
     voice.session           session, journal, settings, adapters, loops
+    voice.display           the table view and private pages (reads the save file)
     voice.cli               the command line (wires the devices and the stages)
     voice.bench             every measurement (some drive the command line in-process)
     voice.__main__          the program: the command line plus ``farbspiel bench``
@@ -33,6 +34,7 @@ LAYERS = [
     ("voice.understanding",),
     ("voice.output",),
     ("voice.session",),
+    ("voice.display",),
     ("voice.cli",),
     ("voice.bench",),
     ("voice.__main__",),

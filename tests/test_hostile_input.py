@@ -41,7 +41,8 @@ from hypothesis import strategies as st
 
 from games.engine import Setup, replay
 from games.pantone_deck import builtin_deck, deck_to_json
-from voice.cli.main import build_parser, main
+from voice.__main__ import main
+from voice.cli.main import build_parser
 from voice.session.adapters import ADAPTERS
 from voice.session.journal import Header, Journal, read
 from voice.session.session import Session
@@ -866,7 +867,7 @@ def test_bench_with_any_arguments_runs_or_refuses_clearly(argv):
     assume("-h" not in argv and "--help" not in argv)
     from unittest import mock
 
-    from voice.bench import bench
+    from voice.bench import speech as bench
 
     reached = []
     with mock.patch.object(bench, "run_bench", lambda options, note: reached.append(options) or {}):

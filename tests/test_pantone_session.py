@@ -439,17 +439,20 @@ def test_help_in_a_guess_window_names_the_guesser_for_the_artist() -> None:
 
 
 def test_resume_tells_the_artist_their_dealt_cards_again_privately(tmp_path: Path) -> None:
-    save = tmp_path / "game.jsonl"
+    # (the private lines used to go to stderr, the shared terminal; now to a private
+    # channel only: here a file standing for the Artist's own second terminal)
+    save, screen = tmp_path / "game.jsonl", tmp_path / "second-terminal.txt"
     first = write_script(tmp_path / "a.script", ["Anna"])
     run = run_cli(
         "play", "pantone", "--players", "Anna,Ben", "--seed", "4", "--cards", "deal",
-        "--save", str(save), "--script", str(first), "--json",
+        "--save", str(save), "--script", str(first), "--json", "--private", str(screen),
     )  # fmt: skip
-    hand = [line for line in run.err.splitlines() if "your cards" in line]
-    assert run.code == 0 and len(hand) == 1
-    run = run_cli("resume", str(save), "--script", "/dev/null", "--json")
+    told = screen.read_text(encoding="utf-8").splitlines()
+    hand = [line for line in told if "your cards" in line]
+    assert run.code == 0 and len(hand) == 1 and "your cards" not in run.err + run.out
+    run = run_cli("resume", str(save), "--script", "/dev/null", "--json", "--private", str(screen))
     assert run.code == 0, run.err
-    assert run.err.splitlines() == hand  # the same four cards, privately
+    assert screen.read_text(encoding="utf-8").splitlines() == hand * 2  # the same four cards
     assert "Anna, put one of your 4 cards aside" in " ".join(run.said)
     assert {"type": "private", "to": "Anna", "about": "hand"} in run.events
 

@@ -167,7 +167,8 @@ def test_a_format_1_pantone_game_gets_its_verdicts_and_plays_on_identically(tmp_
     assert contents.upgraded_from == 1
     decided = [a.args for a in contents.actions if a.name == "guess"]
     # Pinocchio and Superman name other cards (wrong); the two right guesses name the card
-    assert [d["text"] for d in decided] == ["Pinocchio", "Mr. Potato Head", "Superman", "Spider-Man"]
+    texts = [d["text"] for d in decided]
+    assert texts == ["Pinocchio", "Mr. Potato Head", "Superman", "Spider-Man"]
     assert [d["card"] == n for d, n in zip(decided, [1, 1, 58, 58], strict=True)] == [
         False, True, False, True
     ]

@@ -20,8 +20,16 @@ from typing import Any, Protocol
 
 from games.data import DataError
 from games.engine import Setup, SetupError
+from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
+from voice.cli.display import add_display_options, cmd_display, start_table_view
 from voice.cli.models import add_models_parser, cmd_models
-from voice.cli.options import players_option
+from voice.cli.options import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    players_option,
+)
 from voice.errors import CliError, UsageError
 from voice.input.audio import AudioError
 from voice.input.clock import RealClock, VirtualClock
@@ -35,10 +43,8 @@ from voice.session.adapters import ADAPTERS, adapter_for
 from voice.session.journal import Contents, Header, Journal, JournalError, read, rewrite
 from voice.session.loops import run_keyboard, run_script
 from voice.session.session import Session
-from voice.session.settings import load_settings, save_settings
+from voice.session.settings import last_save, load_settings, remember_save
 from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError, normalize
-
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 # --- parser --------------------------------------------------------------------------
@@ -94,6 +100,13 @@ def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
     cards.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
     cards.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
     cards.add_argument("--deck", type=Path, metavar="FILE", help="a deck file of your own")
+    add_cards_pdf_options(cards)
+
+    display = commands.add_parser("display", help="show a game's table view in a browser")
+    display.add_argument(
+        "file", nargs="?", type=Path, help="the save file (default: the game played now)"
+    )
+    add_display_options(display, with_flag=False)
     add_models_parser(commands, _Parser)
     from voice.cli.recognize import add_recognize_parser
 
@@ -149,11 +162,14 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
     p.add_argument(
         "--private",
-        default="stderr",
-        metavar="stderr|none|FILE",
-        help="where secrets for one player go (their character card): stderr (default), "
-        "none, or a file such as a second terminal (/dev/pts/3)",
+        default="none",
+        metavar="page|none|FILE",
+        help="where secrets for one player go (their character cards): page = a private "
+        "page per player on their own phone (served with the table view), a FILE such as "
+        "a second terminal (/dev/pts/3), or none (default: farbspiel says how to set one "
+        "up instead); never the shared screen",
     )
+    add_display_options(p, with_flag=True)
     p.add_argument(
         "--rate",
         type=int,
@@ -194,13 +210,18 @@ def _make_output(args: argparse.Namespace, lang: str) -> Output:
 
 
 def _make_private_output(args: argparse.Namespace) -> Output | None:
-    """The private channel: never the table's output. (A second audio device for
-    headphones can plug in here as another :class:`Output`.)"""
+    """The private channel: never the table's output, never the shared terminal. (A
+    second audio device for headphones can plug in here as another :class:`Output`.)"""
     where = args.private
     if where == "none":
         return None
-    if where == "stderr":
-        return TextOutput(sys.stderr, prefix="(private) ")
+    if where == "page":
+        return NullOutput()  # the private pages read the save file themselves
+    if where in ("stderr", "stdout", "-", "/dev/stderr", "/dev/stdout", "/dev/tty"):
+        raise UsageError(
+            f"--private {where} is the shared screen everybody sees; use --private page "
+            "(each player's own phone) or a second terminal such as /dev/pts/3"
+        )
     try:
         stream = open(where, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open
     except OSError as exc:
@@ -242,7 +263,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     save = args.save if args.save is not None or script is not None else _default_save(args.game)
     journal = Journal.create(save, Header(args.game, args.lang, setup)) if save else None
     if journal is not None:
-        _remember_save(journal.path)
+        remember_save(journal.path)
     settings = load_settings()
     session = Session(
         adapter,
@@ -257,7 +278,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
-    path = args.file or _last_save()
+    path = args.file or last_save()
     contents = read(path)
     adapter = adapter_for(contents.header.game)
     rate = _check_rate(args.rate)
@@ -285,7 +306,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     else:
         cut = contents.valid_length if contents.dropped_tail else None
         session.journal = Journal.reopen(path, cut)
-    _remember_save(path)
+    remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
 
 
@@ -319,6 +340,7 @@ def _run(
     resumed: bool = False,
     dropped_tail: bool = False,
 ) -> int:
+    table_view = start_table_view(session, args)
     try:
         if script is not None:
             clock = VirtualClock()
@@ -368,6 +390,8 @@ def _run(
                 _report_unsaved(session)
         return EXIT_FAILURE
     finally:
+        if table_view is not None:
+            table_view.stop()
         session.out.close()
         if session.private is not None:
             session.private.close()
@@ -399,23 +423,6 @@ def _open_script(path: Path | None) -> list[str] | None:
         raise CliError(f"script file {path} is not UTF-8 text") from None
     except OSError as exc:
         raise CliError(f"cannot read script file {path}: {exc.strerror}") from None
-
-
-def _remember_save(path: Path) -> None:
-    settings = load_settings()
-    settings["last_save"] = str(Path(path).resolve())
-    save_settings(settings)
-
-
-def _last_save() -> Path:
-    last = load_settings().get("last_save")
-    with contextlib.suppress(ValueError):  # a NUL in a hand-edited settings file
-        if isinstance(last, str) and Path(last).is_file():
-            return Path(last)
-    saves = sorted((data_dir() / "saves").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
-    if not saves:
-        raise CliError("there is no saved game yet; start one with `farbspiel play GAME`")
-    return saves[-1]
 
 
 _SETUP_TEXT = {
@@ -462,6 +469,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 # --- cards -------------------------------------------------------------------------------
 def cmd_cards(args: argparse.Namespace) -> int:
     adapter = adapter_for(args.game)
+    if args.pdf is not None:
+        write_cards_pdf(adapter, args.lang or adapter.default_lang, args)
+        return EXIT_OK
     print(adapter.printable_cards(args.lang or adapter.default_lang, args))
     return EXIT_OK
 
@@ -480,6 +490,7 @@ COMMANDS = {
     "models": cmd_models,
     "recognize": cmd_recognize,
     "cards": cmd_cards,
+    "display": cmd_display,
 }
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from voice.errors import UsageError
 from voice.understanding.grammar import normalize
 
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+"""Exit codes: done, a file/device/model problem, a command line that cannot work, Ctrl-C."""
+
 MAX_NAME = 40
 """The longest player name (characters)."""
 

@@ -86,6 +86,7 @@ class Messages:
         self.lang = lang
         self.templates: dict[str, Any] = {
             **_prompt_file(lang, "common"),
+            **_prompt_file(lang, "display"),  # private channel, table view, Pantone board
             **_prompt_file(lang, game_id),
         }
         self.terms = dict(terms)

@@ -102,6 +102,8 @@ class Session:
         """Why saving failed, while it does."""
         self._pending: _Pending | None = None
         self._last_response: list[str] = []
+        self._missing_told: set[str] = set()
+        self._missing_ever: set[str] = set()
         self._response: list[str] = []
         self._timers: dict[str, _ArmedTimer] = {}
         self._clock_start = now
@@ -546,6 +548,16 @@ class Session:
         public record only notes that something was told, not what."""
         self.out.record({"type": "private", "to": event.to, "about": event.type})
         if self.private is None:
+            # No private channel: never the secret itself, only how to get a channel -
+            # and nothing at all when the player knows it already (a printed card).
+            if event.to not in self._missing_told and self.adapter.must_tell_privately(
+                event, self.setup
+            ):
+                self._missing_told.add(event.to)  # once per answer, not once per card
+                again = event.to in self._missing_ever
+                key = "private_missing_again" if again else "private_missing"
+                self._missing_ever.add(event.to)  # the long explanation once per player
+                self._say_only([Event(key, {"player": event.to})])
             return
         text = self._render(event)
         if text:
@@ -555,6 +567,7 @@ class Session:
     def _respond(self, events: Iterable[Event]) -> None:
         """Say ``events``; they become what "repeat" says again."""
         self._response = []
+        self._missing_told: set[str] = set()
         self._emit(events)
         if self._response:
             self._last_response = self._response

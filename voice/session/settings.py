@@ -1,11 +1,14 @@
-"""Per-user settings kept between games (speech rate)."""
+"""Per-user settings kept between games (speech rate, the game saved last)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from pathlib import Path
 from typing import Any
 
-from voice.paths import config_file
+from voice.errors import CliError
+from voice.paths import config_file, data_dir
 
 
 def load_settings() -> dict[str, Any]:
@@ -28,3 +31,22 @@ def save_settings(settings: dict[str, Any]) -> bool:
     except OSError:
         return False
     return True
+
+
+def remember_save(path: Path) -> None:
+    """Note ``path`` as the game to resume when ``resume`` names none."""
+    settings = load_settings()
+    settings["last_save"] = str(Path(path).resolve())
+    save_settings(settings)
+
+
+def last_save() -> Path:
+    """The game saved last (the noted one, else the newest save file)."""
+    last = load_settings().get("last_save")
+    with contextlib.suppress(ValueError):  # a NUL in a hand-edited settings file
+        if isinstance(last, str) and Path(last).is_file():
+            return Path(last)
+    saves = sorted((data_dir() / "saves").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
+    if not saves:
+        raise CliError("there is no saved game yet; start one with `farbspiel play GAME`")
+    return saves[-1]

@@ -56,6 +56,14 @@ def _grammar_file(lang: str, name: str) -> Any:
         raise GrammarError(f"grammars/{lang}/{name}.yaml is not valid YAML: {exc}") from exc
 
 
+def _extra_grammar_files(lang: str, game_id: str) -> list[str]:
+    """Further template files of a game: ``grammars/<lang>/<game>-<topic>.yaml``."""
+    folder = resources.files("grammars").joinpath(lang)
+    prefix = f"{game_id}-"
+    names = [p.name for p in folder.iterdir() if p.name.startswith(prefix)]
+    return sorted(n.removesuffix(".yaml") for n in names if n.endswith(".yaml"))
+
+
 class Grammar:
     """The hassil intents of one game and language, with run-time lists merged in."""
 
@@ -75,6 +83,8 @@ class Grammar:
         merged: dict[str, Any] = {}
         merge_dict(merged, {k: v for k, v in common.items() if k != "global_intents"})
         merge_dict(merged, game)
+        for extra in _extra_grammar_files(lang, game_id):  # e.g. pantone-board.yaml
+            merge_dict(merged, _grammar_file(lang, extra))
         try:
             self.intents = Intents.from_dict(merged)
         except Exception as exc:  # hassil raises many kinds on bad templates

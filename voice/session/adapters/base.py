@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.engine import Action, Game, Setup
+from games.engine import Action, Event, Game, Setup
 from voice.errors import UsageError
 from voice.output.messages import TermMaker
 from voice.understanding.grammar import Grammar, SlotValue, normalize
@@ -62,6 +62,12 @@ class GameAdapter:
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
         """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
         raise UsageError(f"{self.game_id} has no cards of its own to print")
+
+    def must_tell_privately(self, event: Event, setup: Setup) -> bool:
+        """Whether a private event (``event.to`` set) tells its player something they
+        cannot know otherwise; when there is no private channel, farbspiel then says how
+        to set one up instead."""
+        return True
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         """Word forms of the game's values, for messages."""

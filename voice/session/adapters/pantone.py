@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from games.engine import Action, Game, Setup, SetupError
+from games.engine import Action, Event, Game, Setup, SetupError
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
     MAX_CARDS,
@@ -32,9 +32,9 @@ from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker
 from voice.recognition.phrase_graph import number_words
 from voice.session.adapters.base import GameAdapter
+from voice.understanding.board import BoardNameParser
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent, IntentParser
-from voice.understanding.names import NameParser
 
 MAX_DECK_BYTES = 2_000_000
 PHASES = 3
@@ -176,7 +176,7 @@ class PantoneAdapter(GameAdapter):
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
         deck = _deck_of(setup)
-        return NameParser(grammar, "guess", "character", [card.forms for card in deck])
+        return BoardNameParser(grammar, "guess", "character", [card.forms for card in deck])
 
     def action_for(self, intent: Intent, game: Game) -> Action:
         slots = intent.slots
@@ -190,6 +190,8 @@ class PantoneAdapter(GameAdapter):
             return Action(intent.name, {"card": slots["card"]})
         if intent.name == "correct":
             return Action("correct", {"player": slots["player"]} if "player" in slots else {})
+        if intent.name == "board":
+            return Action("board", {"items": list(slots["items"])})
         if intent.name == "penalty":
             args: dict[str, Any] = {"player": slots["player"]}
             if slots.get("right"):
@@ -199,7 +201,15 @@ class PantoneAdapter(GameAdapter):
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         tables = _prompt_terms(lang)
-        return {"rule": _table_term(tables["rule"]), "modes": _table_term(tables["mode"])}
+        return {
+            "rule": _table_term(tables["rule"]),
+            "modes": _table_term(tables["mode"]),
+            "place": _table_term(_board_places(lang)),
+        }
+
+    def must_tell_privately(self, event: Event, setup: Setup) -> bool:
+        # With the printed deck the Artist chose the card themselves: nothing to tell.
+        return not (event.type == "your_character" and setup.options.get("cards") == "number")
 
     # --- printing the deck ---------------------------------------------------------------
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
@@ -331,6 +341,12 @@ def _prompt_terms(lang: str) -> dict[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, "pantone.yaml")
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return data["_terms"]
+
+
+@cache
+def _board_places(lang: str) -> dict[str, Any]:
+    path = resources.files("voice.output").joinpath("prompts", lang, "display.yaml")
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["_places"]
 
 
 def _table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:

@@ -1,0 +1,101 @@
+"""The table view in a real browser (Debian's headless chromium via selenium): each game
+played by script while the page updates itself live; what it must show at each step,
+that no secret is ever in it, and axe-core's accessibility check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from display_games import AXE, GAMES, axe_violations, chromium
+
+from voice.display.server import TableServer
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert AXE.is_file(), "axe-core is missing: run ./setup.sh (npm install)"
+    driver = chromium()
+    driver.set_script_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def _text(driver) -> str:
+    return driver.find_element("id", "view").text
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: Path, name: str):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    save = tmp_path / "game.jsonl"
+    steps = GAMES[name](save)
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        port = server.server_address[1]
+        first = True
+        for _, must, never in steps:
+            if first:
+                browser.get(f"http://127.0.0.1:{port}/")
+                first = False
+            try:  # live: the page changes itself (server-sent events), within a second or so
+                WebDriverWait(browser, 3, poll_frequency=0.1).until(
+                    lambda d, must=must: all(m in _text(d) for m in must)
+                )
+            except Exception:  # noqa: BLE001 - say what the page showed instead
+                pytest.fail(f"{name}: the page lacks {must}; it shows:\n{_text(browser)}")
+            page = browser.page_source
+            for secret in never:
+                assert secret not in _text(browser), f"{name}: {secret!r} is shown"
+            assert "Potato" not in page or name != "pantone" or "Artist: Ben" in _text(browser)
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        # the dark theme, on a phone-sized screen (= 1280 px zoomed to 400%): no sideways
+        # scrolling, and the same check (contrast 7:1 included)
+        browser.set_window_size(320, 800)
+        browser.get(f"http://127.0.0.1:{port}/?theme=dark")
+        wide = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert wide <= 1, f"{name}: {wide} px sideways scrolling at 320 px"
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"], v["nodes"][0]["html"]) for v in bad]
+        browser.set_window_size(1280, 1000)
+        assert browser.find_element("id", "news").get_attribute("aria-live") == "polite"
+        size = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
+        assert size >= 28
+    finally:
+        server.stop()
+
+
+def test_the_private_page_in_the_browser(browser, tmp_path: Path) -> None:
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from voice.display.private import ensure_tokens
+
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "de", ("Anna", "Ben"), "Anna", cards="deal")
+    tokens = ensure_tokens(save, ("Anna", "Ben"))
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        browser.get(f"{base}/p/{tokens['Anna']}")
+        hand = session.game.hands["Anna"]
+        names = [session.game.deck[n - 1].name for n in hand]
+        assert all(name in _text(browser) for name in names)
+        session.hear(f"Karte {hand[0]} ablegen")
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(
+            lambda d: f"Karte {hand[0]} ablegen" not in _text(d) and "Vorher" in _text(d)
+        )
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        browser.get(f"{base}/p/{tokens['Ben']}")
+        assert not any(name in browser.page_source for name in names)
+        browser.get(f"{base}/")
+        assert not any(name in browser.page_source for name in names)
+    finally:
+        server.stop()

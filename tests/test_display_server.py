@@ -1,0 +1,172 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
+"""The table view's server against hostile requests, and a journal being written."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from display_games import start
+
+from voice.display.private import ensure_tokens
+from voice.display.server import TableServer
+
+
+@pytest.fixture()
+def served(tmp_path: Path):
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna")
+    session.hear("card 1")
+    tokens = ensure_tokens(save, ("Anna", "Ben", "Cem"))
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    yield server, save, tokens
+    server.stop()
+
+
+def _get(server: TableServer, path: str, method: str = "GET", headers=None) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    conn.request(method, path, headers=headers or {})
+    response = conn.getresponse()
+    body = response.read().decode("utf-8", "replace")
+    conn.close()
+    return response.status, body
+
+
+def _raw(server: TableServer, data: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=5) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_only_the_view_and_its_pages_are_served(served) -> None:
+    server, save, tokens = served
+    status, body = _get(server, "/")
+    assert status == 200 and "Artist: <strong>Anna</strong>" in body and "Potato" not in body
+    for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/view.css/../../x", "//etc/passwd",
+                 "/game.jsonl", "/" + save.name, "/p/", "/p/guessed-token", "/p/" + "A" * 22,
+                 "/static/view.js", "/events/x", "/favicon.ico", "/p/" + tokens["Anna"] + "/x"):  # fmt: skip
+        status, body = _get(server, path)
+        assert status == 404, path
+        assert "Potato" not in body and "farbspiel" not in body[:0] + ""
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"):
+        status, _ = _get(server, "/", method)
+        assert status == 405, method
+    assert _raw(server, b"BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").startswith(b"HTTP/1.1 501")
+
+
+def test_huge_and_broken_requests_get_clean_refusals(served) -> None:
+    server, _, _ = served
+    assert _raw(server, b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n").split(b" ")[1] == b"414"
+    huge = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"b" * 70000 + b"\r\n\r\n"
+    assert _raw(server, huge).split(b" ")[1] == b"431"
+    many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(
+        b"X%d: y\r\n" % i for i in range(150)
+    )
+    assert _raw(server, many + b"\r\n").split(b" ")[1] == b"431"
+    assert b"400" in _raw(server, b"\x16\x03\x01garbage\r\n\r\n")  # (no version: HTTP/0.9 form)
+    status, _ = _get(server, "/", headers={"Host": "evil.example:8765"})
+    assert status == 421  # a loopback view refuses other host names (DNS rebinding)
+    status, body = _get(server, "/")  # and still serves after all that
+    assert status == 200
+
+
+def test_private_pages_show_only_their_owner_what_is_theirs(served) -> None:
+    server, _, tokens = served
+    status, body = _get(server, "/p/" + tokens["Anna"])
+    assert status == 200 and "Anna, your character is Mr. Potato Head, card 1." in body
+    status, body = _get(server, "/p/" + tokens["Ben"])
+    assert status == 200 and "Potato" not in body and "Nothing for you right now" in body
+    status, _ = _get(server, "/")
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    conn.request("GET", "/")
+    headers = dict(conn.getresponse().getheaders())
+    assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store"
+
+
+def test_a_half_written_or_corrupt_line_shows_the_last_good_state_and_waits(served) -> None:
+    server, save, _ = served
+    good = save.read_bytes()
+    with save.open("ab") as f:
+        f.write(b'{"action": {"name": "do')  # a line being written
+    status, body = _get(server, "/")
+    assert (
+        status == 200 and "The Artist is painting" in body and "Waiting for the next move" in body
+    )
+    save.write_bytes(good + b"\x00\xff not json\n" + b'{"action": {"name": "done", "args": {}}}\n')
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" in body
+    save.write_bytes(good + json.dumps({"action": {"name": "done", "args": {}}}).encode() + b"\n")
+    status, body = _get(server, "/")
+    assert "Guessing now: <strong>Ben</strong>" in body and "Waiting" not in body
+    save.write_bytes(b"this is not a save file\n")
+    status, body = _get(server, "/")
+    assert status == 200 and "cannot be read yet" in body
+
+
+def test_server_sent_events_stream_the_view(served) -> None:
+    server, save, _ = served
+    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=5) as s:
+        s.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data = b""
+        while b"\ndata: " not in data or not data.endswith(b"\n\n"):
+            data += s.recv(65536)
+    head, _, stream = data.partition(b"\r\n\r\n")
+    assert b"text/event-stream" in head and stream.startswith(b"retry: 1000")
+    event = json.loads(stream.split(b"data: ", 1)[1].split(b"\n\n")[0])
+    assert "The Artist is painting" in event["main"] and "Potato" not in event["main"]
+
+
+def test_the_view_beside_a_game_survives_the_games_crash(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from voice.cli.display import _free_port, _serves
+
+    save, port = tmp_path / "crash.jsonl", _free_port("127.0.0.1")
+    game = subprocess.Popen(
+        [sys.executable, "-m", "voice", "play", "pantone", "--players", "Anna,Ben,Cem",
+         "--first", "Anna", "--input", "keyboard", "--voice", "text", "--save", str(save),
+         "--display", "--port", str(port)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert b"Table view: http://127.0.0.1:%d/" % port in game.stderr.readline()
+        game.stdin.write(b"card 1\n")
+        game.stdin.flush()
+        deadline = time.monotonic() + 20
+        while b"paint!" not in game.stdout.readline() and time.monotonic() < deadline:
+            pass
+        game.send_signal(signal.SIGKILL)  # a crash: nothing of the game runs any more
+        game.wait(10)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/")
+        body = conn.getresponse().read().decode()
+        assert "The Artist is painting" in body and "Potato" not in body, body
+        assert _serves("127.0.0.1", port, save)
+        # resuming finds the view still running and uses it
+        script = tmp_path / "r.script"
+        script.write_text("done\n", encoding="utf-8")
+        run = subprocess.run(
+            [sys.executable, "-m", "voice", "resume", str(save), "--script", str(script),
+             "--display", "--port", str(port), "--voice", "none"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert f"Table view: http://127.0.0.1:{port}/" in run.stderr
+    finally:
+        if game.poll() is None:
+            game.kill()
+        # the lingering view: find it by its port and end it (only the one we started)
+        out = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True)
+        for pid in {int(p) for p in __import__("re").findall(r"pid=(\d+)", out.stdout)}:
+            os.kill(pid, signal.SIGTERM)

@@ -1,0 +1,154 @@
+# ruff: noqa: E501 - HTML and test sentences read better unbroken
+"""Secrets go only to their owner (issue 13, item 3), and the Pantone board by voice
+(issue 16, item 4)."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import run_cli, write_script
+
+
+def _all_output(tmp_path: Path, lines: list[str], *extra: str) -> str:
+    """Everything a shared terminal would show: stdout and stderr together."""
+    script = write_script(tmp_path / "game.script", lines)
+    command = [sys.executable, "-m", "voice", "play", "pantone", "--players", "Anna,Ben,Cem",
+               "--first", "Anna", "--script", str(script), "--json", "--voice", "none", *extra]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    return run.stdout + run.stderr
+
+
+def test_the_probe_never_shows_the_character_on_the_shared_terminal(tmp_path: Path) -> None:
+    out = _all_output(tmp_path, ["card 1", "help", "repeat", "my card", "done"])
+    assert "Potato" not in out
+    # with the printed deck the Artist knows the card: nothing secret needs saying
+    assert "private channel" not in out
+
+
+def test_dealt_cards_without_a_private_channel_say_how_to_get_one(tmp_path: Path) -> None:
+    out = _all_output(tmp_path, ["my cards"], "--cards", "deal", "--seed", "3")
+    said = [json.loads(x)["text"] for x in out.splitlines() if x.startswith('{"type": "say"')]
+    assert any("--private page" in s for s in said)
+    assert sum("--private page" in s for s in said) == 1  # the long form once, then short
+    assert "there is still no private channel" in " ".join(said)
+    from voice.session.adapters.pantone import builtin_deck
+
+    for card in builtin_deck("en"):
+        assert f" {card.name}" not in out and f'"{card.name}' not in out
+
+
+def test_the_shared_screen_is_refused_as_a_private_channel() -> None:
+    run = run_cli("play", "pantone", "--players", "Anna,Ben", "--private", "stderr")
+    assert run.code == 2 and "shared screen" in run.err
+
+
+def test_private_page_links_are_secret_files_and_shown_once(tmp_path: Path) -> None:
+    save = tmp_path / "g.jsonl"
+    out = _all_output(tmp_path, ["card 1"], "--private", "page", "--save", str(save), "--port", "0")
+    links = json.loads((tmp_path / "g.jsonl.links.json").read_text(encoding="utf-8"))
+    assert set(links) == {"Anna", "Ben", "Cem"} and len(set(links.values())) == 3
+    assert stat.S_IMODE((tmp_path / "g.jsonl.links.json").stat().st_mode) == 0o600
+    for player, token in links.items():
+        assert out.count(token) == 1 and f"{player}, your private page" in out
+    assert "Potato" not in out
+
+
+def test_the_board_is_told_asked_for_and_never_made_up(tmp_path: Path) -> None:
+    lines = [
+        "card 1", "what's on the board?",
+        "on the board: two yellow at the top, black in the middle",
+        "done", "what's on the board?",
+    ]  # fmt: skip
+    out = _all_output(tmp_path, lines)
+    said = [json.loads(x)["text"] for x in out.splitlines() if x.startswith('{"type": "say"')]
+    assert "Nobody has told me yet what is on the board." in " ".join(said)
+    told = "2 yellow at the top and black in the middle"
+    assert f"Noted, on the board: {told}." in said
+    assert f"On the board, as you told me: {told}." in said
+
+
+def test_the_board_in_german_in_free_order(tmp_path: Path) -> None:
+    script = write_script(
+        tmp_path / "de.script",
+        ["Karte 1", "oben zweimal gelb, in der Mitte schwarz", "links oben rot und unten zwei blau",
+         "Was liegt auf dem Bild?"],
+    )  # fmt: skip
+    run = run_cli("play", "pantone", "--lang", "de", "--players", "Anna,Ben", "--first", "Anna",
+                  "--script", str(script), "--json", "--voice", "none")  # fmt: skip
+    assert run.code == 0, run.err
+    assert "Notiert, auf dem Bild: oben 2-mal Gelb und in der Mitte Schwarz." in run.said
+    assert (
+        "Auf dem Bild, wie ihr es mir gesagt habt: oben links Rot und unten 2-mal Blau." in run.said
+    )
+
+
+def test_the_board_is_undone_and_forgotten_for_the_next_artist() -> None:
+    from games.engine import Action, NotNow, Setup
+    from voice.session.adapters import ADAPTERS
+
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben", "Cem"), 1, "Anna", adapter.default_options("en"))
+    game = adapter.create(setup)
+    game.start()
+    item = {"colour": "red", "count": 1, "place": "top"}
+    try:
+        game.apply(Action("board", {"items": [item]}))
+        raise AssertionError("a board before painting was accepted")
+    except NotNow as exc:
+        assert exc.key == "board_too_early"
+    game.apply(Action("choose", {"card": 1}))
+    game.apply(Action("board", {"items": [item]}))
+    assert game.snapshot()["board"] == [item]
+    game.apply(Action("done"))
+    game.apply(Action("guess", {"text": "Mr. Potato Head"}))
+    assert game.artist == "Ben" and game.snapshot()["board"] == []
+
+
+def test_play_with_display_says_the_address(tmp_path: Path) -> None:
+    out = _all_output(tmp_path, ["card 1"], "--display", "--save", str(tmp_path / "d.jsonl"),
+                      "--port", "0")  # fmt: skip
+    assert "farbspiel: Table view: http://127.0.0.1:" in out
+    assert "only this computer can open it" in out
+    run = run_cli("play", "pantone", "--players", "Anna,Ben", "--display", "--script",
+                  str(write_script(tmp_path / "e.script", [])))  # fmt: skip
+    assert run.code == 2 and "--save" in run.err
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [
+        ("en", "what's on the board", "board_query"),
+        ("en", "what is in the picture", "board_query"),
+        ("en", "describe the board", "board_query"),
+        ("de", "was liegt auf dem Bild", "board_query"),
+        ("de", "Was ist auf dem Bild?", "board_query"),
+        ("de", "beschreib das Bild", "board_query"),
+        ("en", "on the board yellow at the top", "board"),
+        ("en", "board: red on the left and then blue at the bottom right", "board"),
+        ("en", "yellow", None),
+        ("en", "is it the yellow submarine", None),
+        ("de", "oben links rot", "board"),
+        ("de", "in der Mitte dreimal schwarz und rechts lila", "board"),
+        ("de", "gelb", None),
+    ],
+)
+def test_board_sentences(lang: str, text: str, intent: str | None) -> None:
+    from games.engine import Setup
+    from voice.session.adapters import ADAPTERS
+    from voice.understanding.grammar import Grammar
+
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben"), options=adapter.default_options(lang))
+    parser = adapter.parser(Grammar(lang, "pantone", adapter.dynamic_lists(setup, lang)), setup)
+    allowed = {"board", "board_query", "guess", "pass", "hints", "time_left", "phase_info"}
+    found = parser.parse(text, allowed)
+    if intent is None:  # a colour alone, or a guess: never a board description
+        assert found is None or found.name not in ("board", "board_query"), found
+    else:
+        assert found is not None and found.name == intent, found

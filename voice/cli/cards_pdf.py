@@ -1,0 +1,198 @@
+"""Print-and-play card sheets as PDF: ``farbspiel cards pantone|farben --pdf FILE``.
+
+Built with fpdf2: pure Python (no C library to install), small, well kept, and it embeds
+TrueType fonts with full Unicode, so German umlauts and ß print as they are. The font is
+DejaVu Sans from Debian's ``fonts-dejavu-core`` (installed by ``setup.sh``).
+
+Cards sit in a grid with dashed cut lines around each; A4 or Letter; ``--large-print``
+uses fewer, larger cards per page. Pantone cards carry the number, the name, the other
+names a guess may use and the four hints; Farben cards the two words of each word card.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+PAPERS = {"a4": "A4", "letter": "Letter"}
+FONT_DIRS = (
+    Path("/usr/share/fonts/truetype/dejavu"),
+    Path("/usr/share/fonts/dejavu"),
+    Path("/usr/local/share/fonts"),
+)
+MARGIN = 10.0  # mm
+
+
+@dataclass(frozen=True)
+class Layout:
+    columns: int
+    rows: int
+    title_pt: float
+    text_pt: float
+
+
+PANTONE_LAYOUTS = {False: Layout(2, 4, 15, 11), True: Layout(1, 3, 24, 17)}
+FARBEN_LAYOUTS = {False: Layout(3, 6, 18, 18), True: Layout(2, 4, 30, 30)}
+
+
+def add_cards_pdf_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pdf", type=Path, metavar="FILE", help="write print-and-play sheets as PDF")
+    p.add_argument(
+        "--paper", choices=tuple(PAPERS), default="a4", help="paper size of the PDF (default a4)"
+    )
+    p.add_argument("--large-print", action="store_true", help="larger print, fewer cards per page")
+
+
+def _font(name: str) -> Path:
+    for folder in FONT_DIRS:
+        path = folder / name
+        if path.is_file():
+            return path
+    from voice.errors import UsageError
+
+    raise UsageError(
+        f"the font {name} is missing; install it with: sudo apt-get install fonts-dejavu-core"
+    )
+
+
+def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
+    """Write the sheets of ``adapter``'s game to ``args.pdf``."""
+    from voice.errors import UsageError
+
+    deck_file = getattr(args, "deck", None)
+    large = bool(getattr(args, "large_print", False))
+    paper = PAPERS[getattr(args, "paper", "a4")]
+    if adapter.game_id == "pantone":
+        from voice.session.adapters.pantone import builtin_deck, load_deck_file
+
+        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
+        words = _labels(lang)
+        cards = [_pantone_card(n, c, words) for n, c in enumerate(deck, start=1)]
+        pdf = _sheets(cards, PANTONE_LAYOUTS[large], paper)
+    elif adapter.game_id == "farben":
+        pairs = _farben_deck(deck_file, lang)
+        cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
+        pdf = _sheets(cards, FARBEN_LAYOUTS[large], paper, centred=True)
+    else:
+        raise UsageError(f"{adapter.game_id} has no cards of its own to print")
+    try:
+        pdf.output(str(args.pdf))
+    except OSError as exc:
+        from voice.errors import CliError
+
+        raise CliError(f"--pdf: cannot write {args.pdf}: {exc.strerror}") from None
+
+
+def _labels(lang: str) -> dict[str, str]:
+    from voice.session.adapters.pantone import _prompt_terms
+
+    table = _prompt_terms(lang)["print"]
+    return {"also": table["also"], "hints": table["hints"]}
+
+
+def _pantone_card(number: int, card: Any, words: dict[str, str]) -> tuple[str, list[str]]:
+    lines = [card.name]
+    if card.aliases:
+        lines.append(f"({words['also']}: {', '.join(card.aliases)})")
+    lines += [f"{i}. {hint}" for i, hint in enumerate(card.hints, start=1)]
+    return f"{number}", lines
+
+
+def _farben_deck(deck_file: Path | None, lang: str) -> list[tuple[str, str]]:
+    from voice.errors import UsageError
+
+    if deck_file is None:
+        from games.farben import load_deck
+
+        return load_deck(lang)
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(deck_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise UsageError(f"--deck {deck_file}: cannot read it as YAML ({exc})") from None
+    if not isinstance(data, list) or not data:
+        raise UsageError(f"--deck {deck_file}: must be a list of word cards like [School, Holiday]")
+    pairs = []
+    for number, card in enumerate(data, start=1):
+        if not (
+            isinstance(card, list)
+            and len(card) == 2
+            and all(isinstance(w, str) and w.strip() for w in card)
+        ):
+            raise UsageError(
+                f"--deck {deck_file}, card {number}: must be two words like [School, Holiday]"
+            )
+        pairs.append((card[0].strip(), card[1].strip()))
+    return pairs
+
+
+def _sheets(
+    cards: Sequence[tuple[str, list[str]]], layout: Layout, paper: str, centred: bool = False
+) -> Any:
+    from fpdf import FPDF
+
+    pdf = FPDF(orientation="portrait", unit="mm", format=paper)
+    pdf.set_auto_page_break(False)
+    pdf.add_font("DejaVu", "", str(_font("DejaVuSans.ttf")))
+    pdf.add_font("DejaVu", "B", str(_font("DejaVuSans-Bold.ttf")))
+    pdf.set_title("farbspiel cards")
+    width = (pdf.w - 2 * MARGIN) / layout.columns
+    height = (pdf.h - 2 * MARGIN) / layout.rows
+    per_page = layout.columns * layout.rows
+    for index, (number, lines) in enumerate(cards):
+        if index % per_page == 0:
+            pdf.add_page()
+        slot = index % per_page
+        x = MARGIN + (slot % layout.columns) * width
+        y = MARGIN + (slot // layout.columns) * height
+        _cut_lines(pdf, x, y, width, height)
+        _card(pdf, x, y, width, height, number, lines, layout, centred)
+    return pdf
+
+
+def _cut_lines(pdf: Any, x: float, y: float, w: float, h: float) -> None:
+    pdf.set_draw_color(90, 90, 90)
+    pdf.set_line_width(0.3)
+    with pdf.local_context():
+        pdf.set_dash_pattern(dash=2, gap=1.5)
+        pdf.rect(x, y, w, h)
+
+
+def _card(
+    pdf: Any,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    number: str,
+    lines: list[str],
+    layout: Layout,
+    centred: bool,
+) -> None:
+    pad = 4.0
+    inner = w - 2 * pad
+    pdf.set_text_color(0, 0, 0)
+    pdf.set_font("DejaVu", "B", min(layout.text_pt * 0.8, 12))
+    pdf.set_xy(x + pad, y + pad)
+    pdf.cell(inner, layout.text_pt * 0.45, f"# {number}", align="R")
+    top = y + pad + layout.text_pt * 0.5
+    if centred:  # a word card: the two words, large, in the middle
+        pdf.set_font("DejaVu", "B", layout.title_pt)
+        line_h = layout.title_pt * 0.5
+        block = line_h * len(lines)
+        pdf.set_xy(x + pad, y + (h - block) / 2)
+        for line in lines:
+            pdf.set_x(x + pad)
+            pdf.multi_cell(inner, line_h, line, align="C", new_x="LMARGIN", new_y="NEXT")
+        return
+    pdf.set_xy(x + pad, top)
+    pdf.set_font("DejaVu", "B", layout.title_pt)
+    pdf.multi_cell(inner, layout.title_pt * 0.5, lines[0], new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "", layout.text_pt)
+    for line in lines[1:]:
+        pdf.set_x(x + pad)
+        pdf.multi_cell(inner, layout.text_pt * 0.48, line, new_x="LMARGIN", new_y="NEXT")

@@ -1,0 +1,246 @@
+"""Command-line side of the table view: ``farbspiel display`` and ``play --display``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from voice.display.server import DEFAULT_PORT, TableServer, _own_address, address, serve
+from voice.display.views import word
+
+
+def add_display_options(p: argparse.ArgumentParser, with_flag: bool) -> None:
+    if with_flag:
+        p.add_argument(
+            "--display",
+            action="store_true",
+            help="also serve the large-print table view in a browser (see farbspiel display)",
+        )
+    if not with_flag:  # beside a game: stop once that game's process is gone (see _done)
+        p.add_argument("--watch-pid", type=int, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port of the table view (default {DEFAULT_PORT})",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address the table view listens on (default 127.0.0.1, this computer only; "
+        "0.0.0.0 lets the household's phones and tablets open it)",
+    )
+
+
+def _check_port(port: int) -> None:
+    from voice.errors import UsageError
+
+    if not 0 <= port <= 65535:
+        raise UsageError("--port must be between 1 and 65535 (0: any free port)")
+
+
+def _start(save: Path, host: str, port: int, lang: str) -> TableServer:
+    from voice.errors import CliError
+
+    try:
+        return serve(save, host, port)
+    except OSError as exc:
+        if exc.errno in (98, 48):  # address in use (Linux, macOS)
+            raise CliError(word(lang, "console_port_busy", port=port)) from None
+        raise CliError(f"--host {host} --port {port}: {exc.strerror}") from None
+
+
+def _announce(
+    server: TableServer, host: str, lang: str, key: str = "console_display", **params: Any
+) -> str:
+    url = address(server, host)
+    print(f"farbspiel: {word(lang, key, url=url, **params)}", file=sys.stderr, flush=True)
+    if server.loopback:
+        print(f"farbspiel: {word(lang, 'console_display_local')}", file=sys.stderr, flush=True)
+    return url
+
+
+class TableView:
+    """A ``farbspiel display`` process serving the game beside it.
+
+    It is a process of its own, so it goes on serving (the view and the private pages)
+    if the game's process crashes; resuming the game finds it and uses it again. It is
+    stopped when the game ends in order; left alone, it ends by itself once the game's
+    process is gone and the save file has not changed for :data:`LINGER_SECONDS`.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes] | None, url: str) -> None:
+        self.process = process
+        self.url = url
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+
+LINGER_SECONDS = 20 * 60
+START_SECONDS = 15.0
+
+
+def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None:
+    """Start the table view beside a game when ``--display`` or ``--private page`` asks;
+    say its address, and each player's private link and QR code once."""
+    wanted = getattr(args, "display", False) or getattr(args, "private", None) == "page"
+    if not wanted:
+        return None
+    from voice.errors import UsageError
+
+    _check_port(args.port)
+    if session.journal is None:
+        raise UsageError("--display and --private page show the save file; add --save FILE")
+    save, lang = Path(session.journal.path), session.lang
+    port = args.port or _free_port(args.host)
+    view = _spawn(save, args.host, port, lang)
+    url = view.url
+    print(f"farbspiel: {word(lang, 'console_display', url=url)}", file=sys.stderr, flush=True)
+    if args.host in ("127.0.0.1", "localhost", "::1"):
+        print(f"farbspiel: {word(lang, 'console_display_local')}", file=sys.stderr, flush=True)
+    if args.private == "page":
+        from voice.display.private import ensure_tokens
+
+        tokens = ensure_tokens(save, session.setup.players)
+        for player in session.setup.players:
+            link = f"{url}p/{tokens[player]}"
+            print(
+                f"farbspiel: {word(lang, 'console_private', player=player, url=link)}",
+                file=sys.stderr,
+                flush=True,
+            )
+            _qr(link)
+    return view
+
+
+def _spawn(save: Path, host: str, port: int, lang: str) -> TableView:
+    """Start ``farbspiel display`` for ``save`` (or find the one already serving it)."""
+    from voice.errors import CliError
+
+    url = _url(host, port)
+    if _serves(host, port, save):
+        return TableView(None, url)  # still running from before a crash: use it again
+    command = [sys.executable, "-m", "voice", "display", str(save), "--port", str(port),
+               "--host", host, "--watch-pid", str(os.getpid())]  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # Ctrl-C at the table stops the game, which stops it
+    )
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if _serves(host, port, save):
+            return TableView(process, url)
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    TableView(process, url).stop()
+    raise CliError(word(lang, "console_port_busy", port=port))
+
+
+def _url(host: str, port: int) -> str:
+    shown = _own_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown and not shown.startswith("["):
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def _serves(host: str, port: int, save: Path) -> bool:
+    """Whether a table view of ``save`` answers on ``port``."""
+    import http.client
+
+    from voice.display.server import save_id
+
+    target = "127.0.0.1" if host in ("0.0.0.0", "", "localhost") else host.strip("[]")
+    if host == "::":
+        target = "::1"
+    try:
+        conn = http.client.HTTPConnection(target, port, timeout=1)
+        conn.request("HEAD", "/", headers={"Host": "127.0.0.1"})
+        answer = conn.getresponse()
+        conn.close()
+    except OSError:
+        return False
+    return answer.getheader("X-Farbspiel-Save") == save_id(save)
+
+
+def _free_port(host: str) -> int:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.bind((host.strip("[]") if host not in ("0.0.0.0", "::") else host, 0))
+        return int(s.getsockname()[1])
+
+
+def _qr(link: str) -> None:
+    """The link as a QR code on the terminal (a phone's camera opens it; its screen
+    reader then reads the private page to that player alone)."""
+    try:
+        import segno
+    except ImportError:  # pragma: no cover - segno is a dependency
+        return
+    segno.make(link, error="m").terminal(out=sys.stderr, compact=True)
+
+
+def cmd_display(args: argparse.Namespace) -> int:
+    from voice.cli.options import EXIT_INTERRUPTED, EXIT_OK
+    from voice.session.journal import read
+    from voice.session.settings import last_save
+
+    _check_port(args.port)
+    save = args.file or last_save()
+    lang = "en"
+    try:
+        lang = read(save).header.lang
+    except Exception:  # noqa: BLE001 - a damaged file is still shown (as far as it is good)
+        if not Path(save).is_file():
+            from voice.errors import CliError
+
+            raise CliError(f"no saved game at {save}") from None
+    server = _start(Path(save), args.host, args.port, lang)
+    _announce(server, args.host, lang, "console_serving", save=save)
+    try:
+        while not _done(args.watch_pid, Path(save)):
+            server.stopping.wait(5)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    finally:
+        server.stop()
+    return EXIT_OK
+
+
+def _done(pid: int | None, save: Path) -> bool:
+    """Beside a game (``--watch-pid``): done once that game's process is gone and the
+    save file has rested for :data:`LINGER_SECONDS` (a crash: the table may resume)."""
+    if pid is None or _alive(pid):
+        return False
+    try:
+        rested = time.time() - save.stat().st_mtime
+    except OSError:
+        return True
+    return rested > LINGER_SECONDS
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

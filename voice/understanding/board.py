@@ -1,0 +1,193 @@
+"""Understanding what players say lies on the Pantone board.
+
+farbspiel cannot see the board; a player tells it ("on the board: two yellow at the top,
+black in the middle", "oben zweimal gelb, in der Mitte schwarz") so that a blind guesser
+can ask for it. Colours, counts and places come in any order; parts are separated by
+commas, "and"/"und", "then"/"dann". The result is a list of items
+``{"colour": id, "count": n, "place": id}`` (place ``"none"`` when not said).
+
+Colour words come from the grammar's ``{colour}`` list (with its synonyms), so the board
+knows the same colours as everything else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from hassil.expression import Sentence
+from hassil.sample import sample_expression
+
+from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.intents import MAX_CHARS, Intent
+from voice.understanding.names import NameParser
+
+MAX_ITEMS = 20
+
+_PREFIXES = {
+    "en": (
+        "on the board there is", "on the board there are", "on the board we have",
+        "on the board", "on the picture", "in the picture", "the board has", "the board shows",
+        "the picture has", "board",
+    ),
+    "de": (
+        "auf dem bild liegt", "auf dem bild liegen", "auf dem bild ist", "auf dem bild sind",
+        "auf dem bild", "auf dem brett", "auf der tafel", "das bild hat", "das bild zeigt",
+        "im bild", "bild",
+    ),
+}  # fmt: skip
+_SEPARATORS = {
+    "en": r"\band then\b|\bthen\b|\band\b|\bplus\b",
+    "de": r"\bund dann\b|\bdann\b|\bund\b|\bsowie\b",
+}
+_VERTICAL = {
+    "en": {
+        "top": ("at the top", "on top", "up top", "top", "above", "upper", "up"),
+        "bottom": ("at the bottom", "bottom", "below", "underneath", "lower", "down"),
+        "middle": ("in the middle", "in the centre", "in the center", "middle", "centre",
+                   "center"),
+    },
+    "de": {
+        "top": ("ganz oben", "oben", "obere", "oberen", "oberer"),
+        "bottom": ("ganz unten", "unten", "untere", "unteren", "unterer"),
+        "middle": ("in der mitte", "mittig", "mitte", "mittlere", "mittleren"),
+    },
+}  # fmt: skip
+_HORIZONTAL = {
+    "en": {"left": ("on the left", "to the left", "left"),
+           "right": ("on the right", "to the right", "right")},
+    "de": {"left": ("links", "linke", "linken"), "right": ("rechts", "rechte", "rechten")},
+}  # fmt: skip
+_COUNTS = {
+    "en": {"a": 1, "an": 1, "one": 1, "once": 1, "single": 1, "two": 2, "twice": 2,
+           "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+           "nine": 9, "ten": 10},
+    "de": {"ein": 1, "eine": 1, "einen": 1, "einmal": 1, "zwei": 2, "zweimal": 2,
+           "drei": 3, "dreimal": 3, "vier": 4, "viermal": 4, "fünf": 5, "fünfmal": 5,
+           "sechs": 6, "sechsmal": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10},
+}  # fmt: skip
+_QUESTION_WORDS = {"en": ("what", "which", "is there"), "de": ("was", "welche", "wo ", "liegt da")}
+
+
+class BoardReader:
+    """Reads board descriptions in one language."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.lang = grammar.lang
+        self.colours = _colour_forms(grammar)
+        words = sorted(self.colours, key=len, reverse=True)
+        self._colour_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
+
+    def read(self, text: str) -> list[dict[str, Any]] | None:
+        """The items ``text`` describes, or ``None`` if it is not a board description."""
+        norm = normalize(text)
+        if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
+            return None
+        # commas and colons separate parts; normalising would remove them, so split first
+        pieces = [normalize(p) for p in re.split(r"[,;:.!]", text)]
+        pieces = [p for p in pieces if p]
+        if not pieces:
+            return None
+        pieces[0], prefixed = self._strip_prefix(pieces[0])
+        parts = [w for p in pieces for w in re.split(_SEPARATORS[self.lang], p)]
+        items: list[dict[str, Any]] = []
+        placed_all = True
+        for part in parts:
+            part = part.strip()
+            if not part:
+                continue
+            colours = [
+                (m.start(), self.colours[m.group(1)]) for m in self._colour_re.finditer(part)
+            ]
+            if not colours:
+                if self._count_of(part) is None:
+                    return None  # words that are neither colours nor places
+                continue
+            place = self._place_of(part)
+            placed_all = placed_all and place != "none"
+            count = self._count_of(part) or 1
+            for _, colour in colours:
+                items.append({"colour": colour, "count": count if len(colours) == 1 else 1,
+                              "place": place})  # fmt: skip
+        if not items or len(items) > MAX_ITEMS:
+            return None
+        if not prefixed and not placed_all:
+            return None  # "yellow" alone is no board description
+        return items
+
+    def _strip_prefix(self, norm: str) -> tuple[str, bool]:
+        for prefix in _PREFIXES[self.lang]:
+            if norm == prefix:
+                return "", True
+            if norm.startswith(prefix + " "):
+                return norm[len(prefix) + 1 :], True
+        return norm, False
+
+    def _place_of(self, part: str) -> str:
+        vertical = _find(part, _VERTICAL[self.lang])
+        horizontal = _find(part, _HORIZONTAL[self.lang])
+        if vertical in ("top", "bottom") and horizontal:
+            return f"{vertical}_{horizontal}"
+        return horizontal or vertical or "none"
+
+    def _count_of(self, part: str) -> int | None:
+        for word in part.split():
+            if word.isdigit() and 0 < int(word) <= 60:
+                return int(word)
+            if word in _COUNTS[self.lang]:
+                return _COUNTS[self.lang][word]
+        return None
+
+
+def _find(part: str, table: Mapping[str, Sequence[str]]) -> str | None:
+    best: tuple[int, str] | None = None
+    for place, forms in table.items():
+        for form in forms:
+            m = re.search(r"\b" + re.escape(form) + r"\b", part)
+            if m and (best is None or len(form) > best[0]):
+                best = (len(form), place)
+    return best[1] if best else None
+
+
+def _colour_forms(grammar: Grammar) -> dict[str, str]:
+    """Every way the grammar's ``{colour}`` list lets a colour be said → its id."""
+    forms: dict[str, str] = {}
+    slot_list = grammar.slot_lists.get("colour")
+    for value in getattr(slot_list, "values", ()):
+        expression = value.text_in
+        if isinstance(expression, Sentence):
+            expression = expression.expression
+        for said in sample_expression(expression, {}, language=grammar.lang):
+            spoken = normalize(said)
+            if spoken:
+                forms.setdefault(spoken, str(value.value_out))
+    return forms
+
+
+class BoardNameParser(NameParser):
+    """Pantone's parser: deck names for guesses, and board descriptions."""
+
+    def __init__(
+        self, grammar: Grammar, intent: str, slot: str, cards: Sequence[Sequence[str]]
+    ) -> None:
+        super().__init__(grammar, intent, slot, cards)
+        self.board = BoardReader(grammar)
+
+    def parse(
+        self,
+        text: str,
+        allowed: Iterable[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+    ) -> Intent | None:
+        result = super().parse(text, allowed, slots)
+        if result is not None and result.name == "board":
+            items = self.board.read(text)  # a template sentence: read it the same way
+            return Intent("board", {"items": items}, result.text, result.score) if items else None
+        if result is not None and result.score >= 1.0:
+            return result  # an exact sentence of the templates wins
+        if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
+            items = self.board.read(text)
+            if items is not None:
+                return Intent("board", {"items": items}, normalize(text), 1.0)
+        return result
