@@ -21,6 +21,13 @@ An Artist's turn:
    5/4/3/2/1 points by round, for the guesser and the Artist (two players: only the
    guesser; teams: the guessing team). Nobody after hint 4: nobody scores.
 
+Every guess counts: a guess naming a character that is not the Artist's, or none of the
+deck at all ("Daisy Duck", "a rabbit"), is wrong and ends that player's try. The voice
+layer decides what a guess names and the ``guess`` action carries that decision (see
+:meth:`Pantone._apply_guess`), so a saved game replays the same however name matching
+changes. What the guesser says while thinking ("it's not Mickey") is no guess: the
+``thinking`` question answers it with a silent event.
+
 A guess made out of turn costs a point when the table says so ("penalty for Ben"); if
 that guess was right, the Artist still scores and the turn ends.
 
@@ -86,7 +93,7 @@ _ACTION_ARGS: dict[str, tuple[str, ...]] = {
     "first": ("player", "random"),
     "discard": ("card",),
     "choose": ("card",),
-    "guess": ("text",),
+    "guess": ("text", "name", "card"),
     "correct": ("player",),
     "penalty": ("player", "right"),
     "timer": ("id",),
@@ -280,10 +287,12 @@ class Pantone(Game):
         if stage == "hint":
             return Expectation(frozenset({"done", "hints"} | always), self.artist, quiet=True)
         if stage == "guess":
-            intents = {"guess", "pass", "hints", "time_left"} | always
+            # Everything the guesser says is their guess; what is not (thinking aloud, a
+            # negation) is passed over without a word: their seconds are running.
+            intents = {"guess", "pass", "hints", "time_left", "thinking"} | always
             if self.physical:
                 intents |= {"correct", "wrong"}
-            return Expectation(frozenset(intents), self.current_player(), quiet=self.physical)
+            return Expectation(frozenset(intents), self.current_player(), quiet=True)
         if stage == "verdict":
             return Expectation(frozenset({"correct", "wrong", "hints"} | always), self.artist)
         return Expectation(frozenset())
@@ -322,12 +331,13 @@ class Pantone(Game):
             actions.append(Action("pass"))
             other = self._another_card()
             if other is not None:
-                actions.append(Action("guess", {"text": self.deck[other - 1].name}))
+                actions.append(_decided_guess(self.deck[other - 1].name, other))
+            actions.append(_decided_guess("Nobody Of This Deck", None))
             if self.physical:
                 actions += [Action("correct"), Action("wrong")]
             else:
                 assert self.card is not None
-                actions.append(Action("guess", {"text": self.deck[self.card - 1].name}))
+                actions.append(_decided_guess(self.deck[self.card - 1].name, self.card))
         elif stage == "verdict":
             actions += [Action("correct"), Action("wrong")]
         return actions
@@ -503,25 +513,48 @@ class Pantone(Game):
         return {"player": side}
 
     def _apply_guess(self, args: Mapping[str, JSON]) -> list[Event]:
+        """A guess: ``text`` is what the guesser said. A decided guess also carries
+        ``card``, the deck card it names (1-based) or ``None`` when it names no card of
+        the deck, and ``name``, the character it names as the deck (or the list of other
+        characters) writes it, or the guess's own words. Without ``card`` (saved games of
+        older versions) the engine matches ``text`` against the deck itself."""
         text = args.get("text")
         if not isinstance(text, str) or not text.strip():
             raise NotAllowed("empty_guess")
+        name = args.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise NotAllowed("empty_guess")
+        if "card" in args:
+            number = args["card"]
+            if number is not None and (type(number) is not int or not 1 <= number <= len(self.deck)):
+                raise NotAllowed("no_such_card", card=str(number), count=len(self.deck))
         self._check_guessing()
         side = self.queue[0]
         if self.physical:  # only the Artist knows; wait for their verdict
             self.stage = "verdict"
-            self.heard = text
+            self.heard = name or text
             self.timer = None
             return [Event("ask_verdict", {**self._side_data(side), "artist": self.artist})]
         assert self.card is not None
-        if names_card(text, self.card - 1, self.forms):
+        if "card" in args:
+            right = args["card"] == self.card
+        else:
+            right = names_card(text, self.card - 1, self.forms)
+        if right:
             return self._right(side)
-        data = {**self._side_data(side), "guess": self._spoken_guess(text)}
+        data = {**self._side_data(side), "guess": self._spoken_guess(args)}
         return [Event("wrong_guess", data)] + self._next_guesser()
 
-    def _spoken_guess(self, text: str) -> str:
-        """The guess as the deck writes it, if it names a card; else as heard."""
-        match = best_match(text, self.forms)
+    def _spoken_guess(self, args: Mapping[str, JSON]) -> str:
+        """The guess as the deck writes it, if it names a card; else as decided or heard."""
+        name = args.get("name")
+        if isinstance(name, str) and name.strip():
+            return " ".join(name.split())
+        number = args.get("card")
+        if type(number) is int and 1 <= number <= len(self.deck):
+            return self.deck[number - 1].name
+        text = str(args.get("text", ""))
+        match = best_match(text, self.forms) if "card" not in args else None
         return match.form if match is not None else " ".join(text.split())
 
     def _check_guessing(self) -> None:
@@ -697,6 +730,10 @@ class Pantone(Game):
 
     # --- questions ----------------------------------------------------------------------------
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        if name == "thinking":  # thinking aloud in a guess window: no guess, no words
+            if self.stage == "guess" and self.queue:
+                return [Event("thinking_aloud", self._side_data(self.queue[0]))]
+            return []
         if self.stage in ("choose_first", "over") and name != "phase_info":
             raise NotNow("no_turn_running")
         if name == "hints":
@@ -797,7 +834,7 @@ class Pantone(Game):
         if action.name in ("guess", "pass") and self.queue:
             data.update(self._side_data(self.queue[0]))
         if action.name == "guess":
-            data["text"] = self._spoken_guess(str(action.args.get("text", "")))
+            data["text"] = self._spoken_guess(action.args)
         if action.name == "penalty":
             data["player"] = action.args.get("player")
         return Event("action_" + action.name, data)
@@ -821,6 +858,11 @@ class Pantone(Game):
             "timer_seq": self.timer_seq,
             "outcome": self.outcome,
         }
+
+
+def _decided_guess(name: str, card: int | None) -> Action:
+    """A guess as the voice layer decides it (``card``: the deck card it names)."""
+    return Action("guess", {"text": name.lower(), "name": name, "card": card})
 
 
 def _flag(options: Mapping[str, Any], name: str) -> bool:

@@ -8,6 +8,7 @@ table (player names, a custom deck) are added at run time as ``dynamic_lists``.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -63,7 +64,15 @@ def _grammar_file(lang: str, name: str) -> Any:
 
 
 class Grammar:
-    """The hassil intents of one game and language, with run-time lists merged in."""
+    """The hassil intents of one game and language, with run-time lists merged in.
+
+    Some values exist only so that typed replies can be answered ("gold is not a colour of
+    this game"). A recogniser that listens for them pulls real words onto them ("braun" is
+    heard as "golden"), so the grammar data marks them, a whole list with
+    ``typed_only: true`` or one value with ``metadata: {typed_only: true}``, and
+    :meth:`phrases` leaves them out of what recognisers listen for (``spoken=True``).
+    The parser still understands them when they are typed.
+    """
 
     def __init__(
         self,
@@ -89,6 +98,12 @@ class Grammar:
         for name, values in (dynamic_lists or {}).items():
             self.slot_lists[name] = _text_list(name, values)
         self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self.typed_only_lists: frozenset[str] = frozenset(
+            name
+            for name, spec in (merged.get("lists") or {}).items()
+            if isinstance(spec, dict) and spec.get("typed_only") is True
+        )
+        """Slot lists recognisers never listen for (see the class documentation)."""
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
 
     @property
@@ -100,45 +115,70 @@ class Grammar:
         intents: Iterable[str] | None = None,
         slots: Mapping[str, Iterable[Any]] | None = None,
         limit: int | None = None,
+        spoken: bool = False,
     ) -> list[tuple[str, str]]:
         """Every sentence the templates allow, as ``(normalised phrase, intent)``.
 
         ``intents`` limits the intents; ``slots`` narrows lists to the given values;
-        ``limit`` stops the expansion after that many phrases.
+        ``limit`` stops the expansion after that many phrases; ``spoken`` leaves out the
+        typed-only lists and values: what a recogniser should listen for.
         """
         names = frozenset(intents) if intents is not None else None
         if names is not None and not names:
             return []
         frozen = tuple(sorted((k, tuple(v)) for k, v in slots.items())) if slots else ()
-        key = (names, frozen, limit)
+        key = (names, frozen, limit, spoken)
         if key not in self._phrase_cache:
             if len(self._phrase_cache) >= 32:  # phases repeat; keep memory bounded
                 self._phrase_cache.pop(next(iter(self._phrase_cache)))
-            self._phrase_cache[key] = self._expand(names, slots, limit)
+            self._phrase_cache[key] = self._expand(names, slots, limit, spoken)
         return list(self._phrase_cache[key])
+
+    def spoken_lists(self) -> dict[str, SlotList]:
+        """The slot lists as recognisers hear them: typed-only lists empty, typed-only
+        values left out."""
+        lists = dict(self.slot_lists)
+        for name, slot_list in lists.items():
+            if not isinstance(slot_list, TextSlotList):
+                continue
+            if name in self.typed_only_lists:
+                lists[name] = TextSlotList(name=name, values=[])
+            elif any(_typed_only(v) for v in slot_list.values):
+                values = [v for v in slot_list.values if not _typed_only(v)]
+                lists[name] = TextSlotList(name=name, values=values)
+        return lists
 
     def _expand(
         self,
         names: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
         limit: int | None,
+        spoken: bool = False,
     ) -> list[tuple[str, str]]:
-        lists = self.slot_lists
+        lists = self.spoken_lists() if spoken else self.slot_lists
         if slots:
             lists = dict(lists)
             for name, allowed in slots.items():
                 lists[name] = _narrowed(lists[name], set(allowed))
         seen: set[tuple[str, str]] = set()
         out: list[tuple[str, str]] = []
-        for intent, text in sample_intents(
-            self.intents, slot_lists=lists, intent_names=names, language=self.lang
-        ):
-            item = (normalize(text), intent)
-            if item[0] and item not in seen:
-                seen.add(item)
-                out.append(item)
-                if limit is not None and len(out) >= limit:
-                    break
+        # hassil warns about every empty list it meets; typed-only lists are empty on purpose
+        sample_log = logging.getLogger("hassil.sample")
+        level = sample_log.level
+        if spoken:
+            sample_log.setLevel(logging.ERROR)
+        try:
+            for intent, text in sample_intents(
+                self.intents, slot_lists=lists, intent_names=names, language=self.lang
+            ):
+                item = (normalize(text), intent)
+                if item[0] and item not in seen:
+                    seen.add(item)
+                    out.append(item)
+                    if limit is not None and len(out) >= limit:
+                        break
+        finally:
+            sample_log.setLevel(level)
         return out
 
     @cached_property
@@ -184,6 +224,10 @@ def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
         name=name,
         values=[TextSlotValue.from_tuple((v.spoken, v.value)) for v in values],
     )
+
+
+def _typed_only(value: TextSlotValue) -> bool:
+    return bool((value.metadata or {}).get("typed_only"))
 
 
 def _narrowed(slot_list: SlotList, allowed: set[Any]) -> SlotList:

@@ -1,9 +1,12 @@
 """Voice adapter of Pantone: options, the deck, the name lists the recogniser hears.
 
-The guess list (``{character}``) is built from the deck's names and aliases, so the
-recogniser's per-phase phrase list contains every name a guess may use; the parser
-(:class:`voice.name_parser.NameParser`) resolves what was said to one of them. The list
-is never narrowed to the Artist's card: that would give the character away.
+The guess list (``{character}``) is built from the deck's names and aliases and from a
+list of well-known characters beyond the deck (``games/data/famous_characters_<lang>``),
+so the recogniser's per-phase phrase list contains every name a guess may use and hears
+a wrong guess ("Daisy Duck") as itself instead of snapping it onto a deck name. The
+parser (:class:`voice.name_parser.NameParser`) resolves what was said to one of them,
+and in a guess window anything else the guesser says is a wrong guess in its own words.
+The list is never narrowed to the Artist's card: that would give the character away.
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ from games.pantone_deck import (
     MAX_CARDS,
     Character,
     DeckError,
+    OtherCharacter,
+    beyond_deck,
     builtin_deck,
     deck_to_json,
+    famous_characters,
     parse_deck,
     printable,
 )
@@ -64,7 +70,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
-    queries = frozenset({"hints", "time_left", "phase_info", "my_cards"})
+    queries = frozenset({"hints", "time_left", "phase_info", "my_cards", "thinking"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -171,17 +177,23 @@ class PantoneAdapter(GameAdapter):
             SlotValue("(" + "|".join(number_forms(n, lang)) + ")", n)
             for n in range(1, len(deck) + 1)
         ]
-        lists["character"] = character_values(deck, lang)
+        lists["character"] = character_values([*deck, *_others(deck, lang)], lang)
         return lists
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
         deck = _deck_of(setup)
-        return NameParser(grammar, "guess", "character", [card.forms for card in deck])
+        others = [other.forms for other in _others(deck, grammar.lang)]
+        return NameParser(grammar, "guess", "character", [card.forms for card in deck], others)
 
     def action_for(self, intent: Intent, game: Game) -> Action:
         slots = intent.slots
         if intent.name == "guess":
-            return Action("guess", {"text": slots["character"]})
+            # The decision goes into the journal: which card the guess names (None: no
+            # card of the deck) and the name as decided; the words said, for the record.
+            name = str(slots["character"])
+            deck = game.deck if isinstance(game, Pantone) else ()
+            card = next((n for n, c in enumerate(deck, start=1) if name in c.forms), None)
+            return Action("guess", {"text": intent.text or name, "name": name, "card": card})
         if intent.name in ("choose", "discard"):
             return Action(intent.name, {"card": slots["card"]})
         if intent.name == "correct":
@@ -244,7 +256,14 @@ def _deck_of(setup: Setup) -> tuple[Character, ...]:
         raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
 
 
-def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
+def _others(deck: Sequence[Character], lang: str) -> tuple[OtherCharacter, ...]:
+    """The well-known characters of ``lang`` that are no card of ``deck``."""
+    return beyond_deck(famous_characters(lang), deck)
+
+
+def character_values(
+    deck: Sequence[Character | OtherCharacter], lang: str
+) -> list[SlotValue]:
     """The ``{character}`` list: every name and alias, as recognisers would write it.
 
     The slot value is the name or alias as the deck writes it.
