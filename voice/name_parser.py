@@ -31,7 +31,9 @@ from typing import Any
 from hassil import Intents, recognize_all
 from hassil.intents import TextSlotList, WildcardSlotList
 
-from games.name_match import Match, best_match, canonical
+from rapidfuzz import fuzz, process
+
+from games.name_match import Match, canonical, score
 from voice.grammar import Grammar, normalize
 from voice.intents import MAX_CHARS, Intent, IntentParser
 
@@ -53,6 +55,13 @@ EMBEDDED_FACTOR = 0.7
 MAX_SPAN = 6
 """Longest run of words tried as an embedded name."""
 
+CANDIDATES = 24
+"""Names compared exactly per reading, after a quick similarity pre-selection."""
+
+PRESELECT_CUTOFF = 40.0
+"""Names less similar than this (rapidfuzz ratio of the spellings) are never candidates;
+every name :func:`games.name_match.score` accepts is far more similar."""
+
 
 class NameParser(IntentParser):
     """:class:`IntentParser` with strict name matching for one intent's name slot."""
@@ -72,6 +81,9 @@ class NameParser(IntentParser):
         self.others = [tuple(forms) for forms in others]
         """Names that are no card: heard as themselves, always a wrong guess."""
         self._all = self.cards + self.others
+        self._flat = [(i, form) for i, forms in enumerate(self._all) for form in forms]
+        self._spellings = [" ".join(canonical(form)) for _, form in self._flat]
+        self._readings: dict[str, list[str]] = {}
         self._by_canonical: dict[str, str] = {}
         for forms in reversed(self._all):  # deck names win over others of the same form
             for form in forms:
@@ -143,8 +155,24 @@ class NameParser(IntentParser):
 
     # --- names --------------------------------------------------------------------------
     def _best(self, said: str) -> Match | None:
-        """The deck name or other character ``said`` names best (the deck wins ties)."""
-        return best_match(said, self._all) if said else None
+        """The deck name or other character ``said`` names best (the deck wins ties,
+        then the earlier name: as :func:`games.name_match.best_match` decides)."""
+        spelled = " ".join(canonical(said)) if said else ""
+        if not spelled:
+            return None
+        close = process.extract(
+            spelled, self._spellings, scorer=fuzz.ratio, limit=CANDIDATES,
+            score_cutoff=PRESELECT_CUTOFF,
+        )  # fmt: skip
+        best: tuple[float, int] | None = None
+        for _, _, k in close:
+            found = score(said, self._flat[k][1])
+            if found is not None and (best is None or (found, -k) > (best[0], -best[1])):
+                best = (found, k)
+        if best is None:
+            return None
+        index, form = self._flat[best[1]]
+        return Match(index, form, best[0])
 
     def _name(self, norm: str) -> Intent | None:
         """The name ``norm`` means, with or without carrier words."""
@@ -160,12 +188,18 @@ class NameParser(IntentParser):
     def _slot_readings(self, norm: str) -> list[str]:
         """What the name slot holds in each reading of the guess templates, shortest
         first (the most carrier words cut off)."""
+        cached = self._readings.get(norm)
+        if cached is not None:
+            return cached
         found: set[str] = set()
         for result in recognize_all(norm, self._carriers, language=self.grammar.lang):
             entity = result.entities.get(self.slot)
             if entity is not None and (said := normalize(str(entity.value))):
                 found.add(said)
-        return sorted(found, key=lambda s: (len(s.split()), s))
+        if len(self._readings) > 256:
+            self._readings.clear()
+        readings = self._readings[norm] = sorted(found, key=lambda s: (len(s.split()), s))
+        return readings
 
     def _embedded(self, norm: str) -> Intent | None:
         """A name said inside a longer sentence ("I'd say it's probably Mickey").
