@@ -85,8 +85,9 @@ class NameParser(IntentParser):
         self._spellings = [" ".join(canonical(form)) for _, form in self._flat]
         self._readings: dict[str, list[str]] = {}
         self._by_canonical: dict[str, str] = {}
-        for forms in reversed(self._all):  # deck names win over others of the same form
-            for form in forms:
+        # the deck wins over others of the same spelling, a card's name over its aliases
+        for forms in reversed(self._all):
+            for form in reversed(forms):
                 self._by_canonical["".join(canonical(form))] = form
         source = grammar.intents
         self._carriers = Intents(
