@@ -132,7 +132,7 @@ class NameParser(IntentParser):
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted
         if result is None and guessing:
-            return self._free_guess(norm)
+            return self._free_guess(norm, text)
         return result
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
@@ -237,14 +237,43 @@ class NameParser(IntentParser):
             text = text.replace(f" {phrase} ", " ")
         return any(w in self._negations or w.endswith("n't") for w in text.split())
 
-    def _free_guess(self, norm: str) -> Intent:
-        """A guess that names nobody we know: wrong, in the guesser's own words."""
+    def _free_guess(self, norm: str, text: str) -> Intent:
+        """A guess that names nobody we know: wrong, in the guesser's own words (carrier
+        words and fillers around it cut off, written as they were typed)."""
         readings = self._slot_readings(norm)
-        said = readings[0] if readings else norm
-        words = [w for w in said.split() if w not in self._fillers]
-        if not words:
+        words = norm.split()
+        said = (readings[0] if readings else norm).split()
+        start = _find(words, said)
+        if start is None:
+            start, said = 0, words
+        end = start + len(said)
+        while start < end and words[start] in self._fillers:
+            start += 1
+        while end > start and words[end - 1] in self._fillers:
+            end -= 1
+        if start == end:
             return Intent(THINKING, {}, norm, 1.0)
-        return Intent(self.intent, {self.slot: " ".join(words)}, norm, 1.0)
+        typed = normalize_keeping_case(text).split()
+        shown = typed if len(typed) == len(words) else words
+        return Intent(self.intent, {self.slot: " ".join(shown[start:end])}, norm, 1.0)
+
+
+def _find(words: Sequence[str], part: Sequence[str]) -> int | None:
+    """Where ``part`` starts inside ``words`` (the last place), or ``None``."""
+    for start in range(len(words) - len(part), -1, -1):
+        if list(words[start : start + len(part)]) == list(part):
+            return start
+    return None
+
+
+def normalize_keeping_case(text: str) -> str:
+    """:func:`voice.grammar.normalize` without lower-casing (the same words, as typed)."""
+    import re
+    import unicodedata
+
+    text = unicodedata.normalize("NFC", text).replace("’", "'")
+    text = re.sub(r"[^\w\s'’\-]+", " ", text)
+    return re.sub(r"[\s\-]+", " ", text).strip()
 
 
 def _words_of(grammar: Grammar, list_name: str) -> frozenset[str]:
