@@ -62,9 +62,11 @@ _CONSONANTS: dict[str, str] = {
 IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
     "de": {
         **_CONSONANTS,
-        "r": "R",
-        "ɾ": "R",
-        "ʁ": "R",
+        # German r (trilled, tapped or uvular) is no English R: a second pronunciation
+        # without it (measured: "rot", "rosa", "orange" were heard as other colours)
+        "r": "R|",
+        "ɾ": "R|",
+        "ʁ": "R|",
         "ç": "SH|HH",  # "ich": no palatal fricative in English; SH sounds closest
         "x": "HH|K",  # "Buch", "acht"
         "a": "AA",
