@@ -1,7 +1,7 @@
 """What a recogniser can output is understood as what it means, in every game and phase.
 
 A recogniser only ever outputs sentences of its phrase list (``session.phrases()``, the
-templates expanded without the typed-only lists and values). For each phase reached in a
+templates expanded without the typed-only lists and values: ``Grammar.phrases``). For each phase reached in a
 seeded game of every game and language, a fixed sample of those sentences is parsed as
 in play; the meaning must be one the templates give that sentence with the *spoken*
 lists (so a recogniser can never produce "gold": typed-only values exist only so that a
@@ -73,7 +73,7 @@ def test_every_spoken_sentence_means_what_it_says(game: str, lang: str) -> None:
     for name, session in phases(game, lang):
         phase = session.phase()
         by_phrase: dict[str, set[str]] = defaultdict(set)
-        for phrase, intent in session.grammar.phrases(phase.intents, phase.slots, spoken=True):
+        for phrase, intent in session.grammar.phrases(phase.intents, phase.slots):
             by_phrase[phrase].add(intent)
         assert by_phrase, f"{game}/{lang} {name}: nothing to listen for"
         phrases = sorted(by_phrase)
@@ -94,10 +94,9 @@ def test_typed_only_colours_are_never_heard_but_still_understood_typed(lang: str
     setup = Setup(("Anna", "Ben", "Cem"), options=adapter.default_options(lang))
     grammar = Grammar(lang, "farben", adapter.dynamic_lists(setup, lang))
     assert "other_colour" in grammar.typed_only_lists
-    spoken = {w for phrase, _ in grammar.phrases(spoken=True) for w in phrase.split()}
-    typed = {w for phrase, _ in grammar.phrases() for w in phrase.split()}
+    spoken = {w for phrase, _ in grammar.phrases() for w in phrase.split()}
     for word in ("gold", "golden", "beige", "magenta", "silber" if lang == "de" else "silver"):
-        assert word in typed and word not in spoken, word
+        assert word in grammar.vocabulary and word not in spoken, word
     for word in {"de": ("braun", "rot", "rosa", "grau"), "en": ("brown", "red", "pink")}[lang]:
         assert word in spoken
     parser = adapter.parser(grammar, setup)

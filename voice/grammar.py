@@ -69,9 +69,8 @@ class Grammar:
     Some values exist only so that typed replies can be answered ("gold is not a colour of
     this game"). A recogniser that listens for them pulls real words onto them ("braun" is
     heard as "golden"), so the grammar data marks them, a whole list with
-    ``typed_only: true`` or one value with ``metadata: {typed_only: true}``, and
-    :meth:`phrases` leaves them out of what recognisers listen for (``spoken=True``).
-    The parser still understands them when they are typed.
+    ``typed_only: true`` or one value with ``metadata: {typed_only: true}``: the parser
+    understands them, but :meth:`phrases` (what recognisers listen for) leaves them out.
     """
 
     def __init__(
@@ -104,6 +103,7 @@ class Grammar:
             if isinstance(spec, dict) and spec.get("typed_only") is True
         )
         """Slot lists recognisers never listen for (see the class documentation)."""
+        _QUIET_LISTS.update(self.typed_only_lists)
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
 
     @property
@@ -115,23 +115,22 @@ class Grammar:
         intents: Iterable[str] | None = None,
         slots: Mapping[str, Iterable[Any]] | None = None,
         limit: int | None = None,
-        spoken: bool = False,
     ) -> list[tuple[str, str]]:
-        """Every sentence the templates allow, as ``(normalised phrase, intent)``.
+        """Every sentence the templates allow, as ``(normalised phrase, intent)``: what a
+        recogniser listens for, so typed-only lists and values are left out.
 
         ``intents`` limits the intents; ``slots`` narrows lists to the given values;
-        ``limit`` stops the expansion after that many phrases; ``spoken`` leaves out the
-        typed-only lists and values: what a recogniser should listen for.
+        ``limit`` stops the expansion after that many phrases.
         """
         names = frozenset(intents) if intents is not None else None
         if names is not None and not names:
             return []
         frozen = tuple(sorted((k, tuple(v)) for k, v in slots.items())) if slots else ()
-        key = (names, frozen, limit, spoken)
+        key = (names, frozen, limit)
         if key not in self._phrase_cache:
             if len(self._phrase_cache) >= 32:  # phases repeat; keep memory bounded
                 self._phrase_cache.pop(next(iter(self._phrase_cache)))
-            self._phrase_cache[key] = self._expand(names, slots, limit, spoken)
+            self._phrase_cache[key] = self._expand(names, slots, limit)
         return list(self._phrase_cache[key])
 
     def spoken_lists(self) -> dict[str, SlotList]:
@@ -153,32 +152,23 @@ class Grammar:
         names: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
         limit: int | None,
-        spoken: bool = False,
     ) -> list[tuple[str, str]]:
-        lists = self.spoken_lists() if spoken else self.slot_lists
+        lists = self.spoken_lists()
         if slots:
             lists = dict(lists)
             for name, allowed in slots.items():
                 lists[name] = _narrowed(lists[name], set(allowed))
         seen: set[tuple[str, str]] = set()
         out: list[tuple[str, str]] = []
-        # hassil warns about every empty list it meets; typed-only lists are empty on purpose
-        sample_log = logging.getLogger("hassil.sample")
-        level = sample_log.level
-        if spoken:
-            sample_log.setLevel(logging.ERROR)
-        try:
-            for intent, text in sample_intents(
-                self.intents, slot_lists=lists, intent_names=names, language=self.lang
-            ):
-                item = (normalize(text), intent)
-                if item[0] and item not in seen:
-                    seen.add(item)
-                    out.append(item)
-                    if limit is not None and len(out) >= limit:
-                        break
-        finally:
-            sample_log.setLevel(level)
+        for intent, text in sample_intents(
+            self.intents, slot_lists=lists, intent_names=names, language=self.lang
+        ):
+            item = (normalize(text), intent)
+            if item[0] and item not in seen:
+                seen.add(item)
+                out.append(item)
+                if limit is not None and len(out) >= limit:
+                    break
         return out
 
     @cached_property
@@ -228,6 +218,24 @@ def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
 
 def _typed_only(value: TextSlotValue) -> bool:
     return bool((value.metadata or {}).get("typed_only"))
+
+
+_QUIET_LISTS: set[str] = set()
+"""Typed-only lists: empty on purpose where recognisers' phrases are expanded."""
+
+
+class _QuietTypedOnly(logging.Filter):
+    """hassil warns about every empty list it samples; typed-only lists are meant so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            record.msg == "No values for list: %s"
+            and bool(record.args)
+            and record.args[0] in _QUIET_LISTS  # type: ignore[index]
+        )
+
+
+logging.getLogger("hassil.sample").addFilter(_QuietTypedOnly())
 
 
 def _narrowed(slot_list: SlotList, allowed: set[Any]) -> SlotList:

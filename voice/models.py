@@ -338,7 +338,7 @@ def check_games(
             continue
         setup = Setup(tuple(players), options=adapter.default_options(lang))
         grammar = Grammar(lang, game_id, adapter.dynamic_lists(setup, lang))
-        phrases = (p for p, _ in grammar.phrases(spoken=True))
+        phrases = (p for p, _ in grammar.phrases())
         count, words, missing = missing_words(phrases, knows)
         reports.append(CheckReport(game_id, count, words, missing))
     return reports

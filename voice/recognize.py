@@ -34,7 +34,7 @@ def add_recognize_parser(commands: Any) -> None:
 
 
 def whole_game_phrases(grammar: Grammar) -> list[str]:
-    return list(dict.fromkeys(phrase for phrase, _ in grammar.phrases(spoken=True)))
+    return list(dict.fromkeys(phrase for phrase, _ in grammar.phrases()))
 
 
 def recognize_file(recogniser: Recogniser, parser: IntentParser, path: Path) -> dict[str, Any]:

@@ -171,7 +171,7 @@ class Session:
         """The sentences a recogniser should listen for now (normalised, unique)."""
         phase = self.phase()
         seen: dict[str, None] = {}
-        for phrase, _ in self.grammar.phrases(phase.intents, phase.slots, spoken=True):
+        for phrase, _ in self.grammar.phrases(phase.intents, phase.slots):
             seen.setdefault(phrase, None)
         return list(seen)
 
