@@ -286,11 +286,11 @@ def famous_characters(lang: str) -> tuple[OtherCharacter, ...]:
             not isinstance(name, str)
             or not isinstance(aliases, list)
             or not all(isinstance(a, str) for a in aliases)
-            or not all(_sayable_name(f) for f in (name, *aliases))
+            or not all(_usable_name(f) for f in (name, *aliases))
         ):
             raise DataError(
-                f"{where}, entry {number}: needs a name and a list of aliases, all text "
-                "without digits; undo the change or reinstall farbspiel"
+                f"{where}, entry {number}: needs a name and a list of aliases, all short "
+                "text; undo the change or reinstall farbspiel"
             )
         found.append(OtherCharacter(name.strip(), tuple(a.strip() for a in aliases)))
     return tuple(found)
@@ -312,5 +312,7 @@ def beyond_deck(
     return tuple(kept)
 
 
-def _sayable_name(text: str) -> bool:
-    return bool(text.strip()) and len(text) <= MAX_NAME and _sayable(text)
+def _usable_name(text: str) -> bool:
+    """A name to match guesses against. One with digits ("C-3PO") is matched when typed;
+    recognisers hear its aliases ("See Threepio") instead."""
+    return bool(text.strip()) and len(text) <= MAX_NAME and bool(canonical(text))

@@ -127,7 +127,11 @@ class NameParser(IntentParser):
                 return named
         if exact is not None:  # understood, but not now: the engine says why
             return exact
-        others = (allowed_set or self.grammar.intent_names) - {self.intent}
+        if may_guess and all(w in self._fillers for w in norm.split()):
+            return Intent(THINKING, {}, norm, 1.0)  # "ähm", "well, um": nothing said yet
+        # Snapping near-misses to the other commands ("paas", "how mcuh time is left");
+        # thinking aloud is left out: its sentences are names, and negations are found above.
+        others = (allowed_set or self.grammar.intent_names) - {self.intent, THINKING}
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted

@@ -12,6 +12,7 @@ The list is never narrowed to the Artist's card: that would give the character a
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -177,7 +178,14 @@ class PantoneAdapter(GameAdapter):
             SlotValue("(" + "|".join(number_forms(n, lang)) + ")", n)
             for n in range(1, len(deck) + 1)
         ]
-        lists["character"] = character_values([*deck, *_others(deck, lang)], lang)
+        lists["character"] = character_values(deck, lang)
+        # Well-known characters beyond the deck: a list of their own, said with fewer
+        # carrier words (hundreds of names would otherwise swell every guess window). A
+        # deck of one's own may hold every one of them: then the list repeats the deck
+        # (run-time lists may not be empty; a deck name still means its card).
+        lists["other_character"] = (
+            character_values(_others(deck, lang), lang) or lists["character"]
+        )
         return lists
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
@@ -280,9 +288,10 @@ def character_values(
 def spoken_template(name: str, lang: str) -> str:
     """A hassil template for how ``name`` may be said: abbreviations spelled out, a
     leading article optional, hyphenated words also merged ("spider man|spiderman")."""
-    words = normalize(name).split()
-    if not words or any(c.isdigit() for c in "".join(words)):
-        return ""
+    # apostrophes only inside a word ("jack o' lantern" is said "jack o lantern")
+    words = [w.strip("'") for w in normalize(name).split() if w.strip("'")]
+    if not words or not all(_SAYABLE_WORD.match(w) for w in words):
+        return ""  # digits or signs: typed guesses still match it, recognisers skip it
     abbreviations = _SPOKEN_ABBREVIATIONS.get(lang, {})
     parts = [f"({w}|{abbreviations[w]})" if w in abbreviations else w for w in words]
     optional_article = words[0] in _LEADING_ARTICLES.get(lang, ()) and len(words) > 1
@@ -294,6 +303,10 @@ def spoken_template(name: str, lang: str) -> str:
         rest = f"[{words[0]}] " if optional_article else ""
         template = f"({template}|{rest}{merged})"
     return template
+
+
+_SAYABLE_WORD = re.compile(r"^[^\W\d_]+(?:'[^\W\d_]+)*$")
+"""A word a recogniser can output (letters, inner apostrophes: "o'clock", "käpt'n")."""
 
 
 @cache
