@@ -103,9 +103,20 @@ IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
         # espeak-ng 1.51 writes "??" for its German "ur" before a consonant ("Burg",
         # "Maulwurf"): a phoneme it has no IPA for
         "??": "UH R|ER",
-        # English words inside German sentences ("sorry") come as (en)…(de) in English IPA
+        # English words inside German sentences ("sorry", "Humpty Dumpty") come as
+        # (en)…(de) in English IPA
         "ɹ": "R",
         "ɒ": "AA",
+        "æ": "AE",
+        "ʌ": "AH",
+        "ᵻ": "IH",
+        "ɚ": "ER",
+        "ɚɹ": "ER",
+        "ɜː": "ER",
+        "ɔː": "AO",
+        "oʊ": "OW",
+        "eɪ": "EY",
+        "ɔɪ": "OY",
     },
     "en": {
         **_CONSONANTS,
