@@ -21,6 +21,13 @@ An Artist's turn:
    5/4/3/2/1 points by round, for the guesser and the Artist (two players: only the
    guesser; teams: the guessing team). Nobody after hint 4: nobody scores.
 
+Every guess counts: a guess naming a character that is not the Artist's, or none of the
+deck at all ("Daisy Duck", "a rabbit"), is wrong and ends that player's try. The voice
+layer decides what a guess names and the ``guess`` action carries that decision (see
+:meth:`Pantone._apply_guess`), so a saved game replays the same however name matching
+changes. What the guesser says while thinking ("it's not Mickey") is no guess: the
+``thinking`` question answers it with a silent event.
+
 A guess made out of turn costs a point when the table says so ("penalty for Ben"); if
 that guess was right, the Artist still scores and the turn ends.
 
@@ -94,7 +101,7 @@ class Pantone(Game):
         "choose": Move("_apply_choose", ("card",)),
         "ready": Move("_apply_ready"),
         "done": Move("_apply_done"),
-        "guess": Move("_apply_guess", ("text", "card")),
+        "guess": Move("_apply_guess", ("text", "name", "card")),
         "pass": Move("_apply_pass"),
         "correct": Move("_apply_correct", ("player",)),
         "wrong": Move("_apply_wrong"),
@@ -108,6 +115,7 @@ class Pantone(Game):
         "phase_info": "_ask_phase_info",
         "my_cards": "_ask_my_cards",
         "board_query": "_ask_board",
+        "thinking": "_ask_thinking",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -297,10 +305,12 @@ class Pantone(Game):
         if stage == "hint":
             return Expectation(frozenset({"done", "hints"} | always), self.artist, quiet=True)
         if stage == "guess":
-            intents = {"guess", "pass", "hints", "time_left"} | always
+            # Everything the guesser says is their guess; what is not (thinking aloud, a
+            # negation) is passed over without a word: their seconds are running.
+            intents = {"guess", "pass", "hints", "time_left", "thinking"} | always
             if self.physical:
                 intents |= {"correct", "wrong"}
-            return Expectation(frozenset(intents), self.current_player(), quiet=self.physical)
+            return Expectation(frozenset(intents), self.current_player(), quiet=True)
         if stage == "verdict":
             return Expectation(frozenset({"correct", "wrong", "hints"} | always), self.artist)
         return Expectation(frozenset())
@@ -339,13 +349,13 @@ class Pantone(Game):
             actions.append(Action("pass"))
             other = self._another_card()
             if other is not None:
-                actions.append(Action("guess", {"text": self.deck[other - 1].name, "card": other}))
+                actions.append(_decided_guess(self.deck[other - 1].name, other))
+            actions.append(_decided_guess("Nobody Of This Deck", None))
             if self.physical:
                 actions += [Action("correct"), Action("wrong")]
             else:
                 assert self.card is not None
-                name = self.deck[self.card - 1].name
-                actions.append(Action("guess", {"text": name, "card": self.card}))
+                actions.append(_decided_guess(self.deck[self.card - 1].name, self.card))
         elif stage == "verdict":
             actions += [Action("correct"), Action("wrong")]
         return actions
@@ -495,24 +505,42 @@ class Pantone(Game):
         return {"player": side}
 
     def _apply_guess(self, args: Mapping[str, JSON]) -> list[Event]:
+        """A guess: ``text`` is what the guesser said. A decided guess also carries
+        ``card``, the deck card it names (1-based) or ``None`` when it names no card of
+        the deck, and ``name``, the character it names as the deck (or the list of other
+        characters) writes it, or the guess's own words. Without ``card`` (saved games of
+        older versions) the engine matches ``text`` against the deck itself."""
         text = args.get("text")
         if not isinstance(text, str) or not text.strip():
             raise NotAllowed("empty_guess")
+        name = args.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise NotAllowed("empty_guess")
+        if "card" in args:
+            number = args["card"]
+            bad = type(number) is not int or not 1 <= number <= len(self.deck)
+            if number is not None and bad:
+                raise NotAllowed("no_such_card", card=str(number), count=len(self.deck))
         self._check_guessing()
         side = self.queue[0]
         if self.physical:  # only the Artist knows; wait for their verdict
             self.stage = "verdict"
-            self.heard = text
+            self.heard = name or text
             self.timer = None
             return [Event("ask_verdict", {**self._side_data(side), "artist": self.artist})]
         assert self.card is not None
         named = args["card"] if "card" in args else self.named_card(text)
-        if named is not None and (type(named) is not int or not 1 <= named <= len(self.deck)):
-            raise NotAllowed("unknown_card", card=str(named), cards=len(self.deck))
         if named == self.card:
             return self._right(side)
-        data = {**self._side_data(side), "guess": self._spoken_guess(text)}
+        data = {**self._side_data(side), "guess": self._spoken_guess(args)}
         return [Event("wrong_guess", data)] + self._next_guesser()
+
+    def card_named(self, name: str) -> int | None:
+        """The card whose name or alias is ``name`` exactly (the Artist's own card first,
+        when two cards share it), or ``None``: the decision on a guess the parser matched."""
+        if self.card is not None and name in self.deck[self.card - 1].forms:
+            return self.card
+        return next((n for n, card in enumerate(self.deck, start=1) if name in card.forms), None)
 
     def named_card(self, text: str) -> int | None:
         """The decision on a guess: the card number it names (the Artist's card when it
@@ -526,9 +554,16 @@ class Pantone(Game):
         match = best_match(text, self.forms)
         return match.card + 1 if match is not None else None
 
-    def _spoken_guess(self, text: str) -> str:
-        """The guess as the deck writes it, if it names a card; else as heard."""
-        match = best_match(text, self.forms)
+    def _spoken_guess(self, args: Mapping[str, JSON]) -> str:
+        """The guess as the deck writes it, if it names a card; else as decided or heard."""
+        name = args.get("name")
+        if isinstance(name, str) and name.strip():
+            return " ".join(name.split())
+        number = args.get("card")
+        if type(number) is int and 1 <= number <= len(self.deck):
+            return self.deck[number - 1].name
+        text = str(args.get("text", ""))
+        match = best_match(text, self.forms) if "card" not in args else None
         return match.form if match is not None else " ".join(text.split())
 
     def _check_guessing(self) -> None:
@@ -704,9 +739,17 @@ class Pantone(Game):
 
     # --- questions ----------------------------------------------------------------------------
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        if name == "thinking":  # answered in every stage (it is never a turn's question)
+            return self._ask_thinking(args)
         if self.stage in ("choose_first", "over") and name != "phase_info":
             raise NotNow("no_turn_running")
         return super().query(name, args)
+
+    def _ask_thinking(self, args: Mapping[str, JSON]) -> list[Event]:
+        """Thinking aloud in a guess window ("it's not Mickey"): no guess, no words."""
+        if self.stage == "guess" and self.queue:
+            return [Event("thinking_aloud", self._side_data(self.queue[0]))]
+        return []
 
     def _ask_hints(self, args: Mapping[str, JSON]) -> list[Event]:
         return [self._hints_event()]
@@ -821,7 +864,7 @@ class Pantone(Game):
         if action.name in ("guess", "pass") and self.queue:
             data.update(self._side_data(self.queue[0]))
         if action.name == "guess":
-            data["text"] = self._spoken_guess(str(action.args.get("text", "")))
+            data["text"] = self._spoken_guess(action.args)
         if action.name == "penalty":
             data["player"] = action.args.get("player")
         return Event("action_" + action.name, data)
@@ -863,6 +906,11 @@ def _board_items(value: Any) -> list[dict[str, JSON]]:
             raise NotAllowed("bad_board")
         items.append({"colour": colour, "count": count, "place": place})
     return items
+
+
+def _decided_guess(name: str, card: int | None) -> Action:
+    """A guess as the voice layer decides it (``card``: the deck card it names)."""
+    return Action("guess", {"text": name.lower(), "name": name, "card": card})
 
 
 def _flag(options: Mapping[str, Any], name: str) -> bool:

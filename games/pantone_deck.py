@@ -258,3 +258,64 @@ def printable(deck: Sequence[Character], title: str, labels: dict[str, str]) -> 
         lines.append(f"{pad}{labels['hints']}: {hints}")
         lines.append("")
     return "\n".join(lines)
+
+
+# --- characters beyond the deck -------------------------------------------------------------
+@dataclass(frozen=True)
+class OtherCharacter:
+    """A well-known character that is no card of the deck: a guess of it is wrong, and
+    the recogniser listens for it so that it is heard as itself, not as a deck name."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+def famous_characters(lang: str) -> tuple[OtherCharacter, ...]:
+    """``games/data/famous_characters_<lang>.yaml``: a YAML list of
+    ``{name, aliases: [...]}``. A damaged file is a :class:`DataError` naming the entry."""
+    where = f"games/data/famous_characters_{lang}.yaml"
+    data = load(f"famous_characters_{lang}")
+    if not isinstance(data, list):
+        raise DataError(f"{where} must be a list of characters; reinstall farbspiel")
+    found: list[OtherCharacter] = []
+    for number, entry in enumerate(data, start=1):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        aliases = entry.get("aliases", []) if isinstance(entry, dict) else None
+        if (
+            not isinstance(name, str)
+            or not isinstance(aliases, list)
+            or not all(isinstance(a, str) for a in aliases)
+            or not all(_usable_name(f) for f in (name, *aliases))
+        ):
+            raise DataError(
+                f"{where}, entry {number}: needs a name and a list of aliases, all short "
+                "text; undo the change or reinstall farbspiel"
+            )
+        found.append(OtherCharacter(name.strip(), tuple(a.strip() for a in aliases)))
+    return tuple(found)
+
+
+def beyond_deck(
+    others: Sequence[OtherCharacter], deck: Sequence[Character]
+) -> tuple[OtherCharacter, ...]:
+    """``others`` without any name or alias that is also one of ``deck`` (a deck of the
+    players' own may hold any of them: then it is a card, not a wrong guess)."""
+    taken = {canonical(form) for card in deck for form in card.forms}
+    kept = []
+    for other in others:
+        forms = tuple(f for f in other.forms if canonical(f) not in taken)
+        if forms and forms[0] == other.name:
+            kept.append(OtherCharacter(other.name, forms[1:]))
+        elif forms:
+            kept.append(OtherCharacter(forms[0], forms[1:]))
+    return tuple(kept)
+
+
+def _usable_name(text: str) -> bool:
+    """A name to match guesses against. One with digits ("C-3PO") is matched when typed;
+    recognisers hear its aliases ("See Threepio") instead."""
+    return bool(text.strip()) and len(text) <= MAX_NAME and bool(canonical(text))

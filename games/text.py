@@ -12,10 +12,11 @@ _SPACE = re.compile(r"[\s\-]+")
 _FOLD = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "'": ""})
 
 
-def normalize(text: str) -> str:
-    """Lower-case, NFC, punctuation to spaces, single spaces: what recognisers output."""
-    text = unicodedata.normalize("NFC", text).lower().replace("’", "'")
-    text = _PUNCT.sub(" ", text)
+def normalize(text: str, *, keep_case: bool = False) -> str:
+    """Lower-case, NFC, punctuation to spaces, single spaces: what recognisers output.
+    ``keep_case``: the same words with their letters as typed (a name to show)."""
+    text = unicodedata.normalize("NFC", text).replace("’", "'")
+    text = _PUNCT.sub(" ", text if keep_case else text.lower())
     return _SPACE.sub(" ", text).strip()
 
 

@@ -330,7 +330,13 @@ def test_bad_teams_on_the_command_line(teams: str, message: str) -> None:
 def test_parse_command_knows_the_deck_names() -> None:
     run = run_cli("parse", "pantone", "--lang", "de", "ist es der grüffelo")
     assert json.loads(run.out) == {"intent": "guess", "slots": {"character": "Der Grüffelo"}}
+    # Batgirl is no card, but a well-known character: a guess of her (a wrong one), never
+    # of Batman; a name nobody knows is no guess outside a guess window.
+    run = run_cli("parse", "pantone", "batgirl")
+    assert json.loads(run.out) == {"intent": "guess", "slots": {"character": "Batgirl"}}
     run = run_cli("parse", "pantone", "spider woman")
+    assert json.loads(run.out).get("slots", {}).get("character") != "Spider-Man"
+    run = run_cli("parse", "pantone", "zorgblat the tenth")
     assert json.loads(run.out) == {"intent": None}
 
 

@@ -56,10 +56,22 @@ def test_every_word_of_every_grammar_gets_a_pronunciation(lang: str) -> None:
         assert 1 <= len(variants) <= pronounce.MAX_VARIANTS, word
 
 
+def character_words(lang: str) -> set[str]:
+    """Words of Pantone's character names (the deck and the well-known characters)."""
+    adapter = adapter_for("pantone")
+    lists = adapter.dynamic_lists(Setup(NAMES, options=adapter.default_options(lang)), lang)
+    names = [*lists["character"], *lists.get("other_character", [])]
+    return {w for value in names for w in str(value.value).lower().split()}
+
+
 def test_english_words_said_by_espeak_match_the_cmu_dictionary() -> None:
-    """The table is right if espeak's English, mapped, mostly equals the CMU dictionary."""
+    """The table is right if espeak's English, mapped, mostly equals the CMU dictionary.
+
+    Character names ("Bowser", "Kenobi") are left out, like player names: how a name is
+    said varies, and the dictionary has one reading of it; the table is judged on words."""
     cmu = cmudict(dictionary())
-    words = [w for w in grammar_words("en") if w in cmu and "'" not in w]
+    names = character_words("en")
+    words = [w for w in grammar_words("en") if w in cmu and "'" not in w and w not in names]
     distances = []
     for word, ipa in zip(words, espeak_ipa(words, "en"), strict=True):
         ours = ipa_to_arpabet(ipa, "en")[0].split()
@@ -91,7 +103,9 @@ def test_german_words_map_as_a_german_says_them(word: str, expected: str) -> Non
 
 def test_unclear_sounds_get_a_second_pronunciation() -> None:
     (ipa,) = espeak_ipa(["grün"], "de")
-    assert ipa_to_arpabet(ipa, "de") == ["G R UW N", "G R IY N"]
+    assert ipa_to_arpabet(ipa, "de") == ["G R UW N", "G R IY N"]  # after g the r stays
+    (ipa,) = espeak_ipa(["rot"], "de")
+    assert ipa_to_arpabet(ipa, "de") == ["R OW T", "OW T"]  # German r is no English R
 
 
 def test_a_symbol_without_a_phone_is_an_error_not_a_guess() -> None:

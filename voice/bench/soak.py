@@ -125,8 +125,9 @@ def _say(session: Any, clock: Any, line: str) -> None:
 
 def noisy(game: Game, rng: random.Random) -> list[tuple[str, str]]:
     """The game's lines with noise between them, as (kind, text): "move" for the
-    playthrough's own lines, "noise" for the rest, "aside" and "aside end" for asides
-    that come in twos (pause and continue, slower and faster)."""
+    playthrough's own lines, "noise" for questions, "talk" for table talk and garbage
+    (not said in a Pantone guess window, where every utterance is the guess), "aside"
+    and "aside end" for asides that come in twos (pause and continue, slower and faster)."""
     noise = NOISE[game.lang]
     out: list[tuple[str, str]] = []
     for line in game.scenario.lines:
@@ -137,7 +138,7 @@ def noisy(game: Game, rng: random.Random) -> list[tuple[str, str]]:
                 out += [("aside", first), ("aside end", second)]
             else:
                 pool = GARBAGE if kind == "garbage" else noise[kind]
-                out.append(("noise", rng.choice(pool)))
+                out.append(("noise" if kind == "questions" else "talk", rng.choice(pool)))
         out.append(("move", line))
     return out
 
@@ -204,6 +205,8 @@ class _Feeder:
             self.skip_aside = "undo" not in session.phase().intents  # it would change that
         if kind.startswith("aside") and self.skip_aside:
             return
+        if kind == "talk" and "guess" in session.phase().intents:
+            return  # a Pantone guess window: whatever is said there is the guesser's guess
         result = self.result
         if line.startswith("@+"):
             result.clock_lines += 1

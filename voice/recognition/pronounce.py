@@ -64,9 +64,12 @@ _CONSONANTS: dict[str, str] = {
 IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
     "de": {
         **_CONSONANTS,
-        "r": "R",
-        "ɾ": "R",
-        "ʁ": "R",
+        # German r (trilled, tapped or uvular) is no English R: a second pronunciation
+        # without it (measured: "rot", "rosa", "orange" were heard as other colours),
+        # though not after a consonant ("grün" without r took "gelb"; see ipa_to_arpabet)
+        "r": "R|",
+        "ɾ": "R|",
+        "ʁ": "R|",
         "ç": "SH|HH",  # "ich": no palatal fricative in English; SH sounds closest
         "x": "HH|K",  # "Buch", "acht"
         "a": "AA",
@@ -103,9 +106,20 @@ IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
         # espeak-ng 1.51 writes "??" for its German "ur" before a consonant ("Burg",
         # "Maulwurf"): a phoneme it has no IPA for
         "??": "UH R|ER",
-        # English words inside German sentences ("sorry") come as (en)…(de) in English IPA
+        # English words inside German sentences ("sorry", "Humpty Dumpty") come as
+        # (en)…(de) in English IPA
         "ɹ": "R",
         "ɒ": "AA",
+        "æ": "AE",
+        "ʌ": "AH",
+        "ᵻ": "IH",
+        "ɚ": "ER",
+        "ɚɹ": "ER",
+        "ɜː": "ER",
+        "ɔː": "AO",
+        "oʊ": "OW",
+        "eɪ": "EY",
+        "ɔɪ": "OY",
     },
     "en": {
         **_CONSONANTS,
@@ -191,7 +205,11 @@ def ipa_phonemes(ipa: str, table: Mapping[str, str]) -> list[str]:
 def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
     """All pronunciations (space-separated ARPAbet, best first) of one word's IPA."""
     table = IPA_TO_ARPABET[lang]
-    options = [table[symbol].split("|") for symbol in ipa_phonemes(ipa, table)]
+    symbols = ipa_phonemes(ipa, table)
+    options = [table[symbol].split("|") for symbol in symbols]
+    for i, symbol in enumerate(symbols):
+        if symbol in _DROPPABLE_R and i > 0 and _ends_in_consonant(options[i - 1][0]):
+            options[i] = [opt for opt in options[i] if opt]  # "gr", "br": the r stays
     primary = [opts[0] for opts in options]
     # the best guess, then one alternative symbol at a time (the count stays small)
     variants = [primary] + [
@@ -205,6 +223,15 @@ def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
         if text and text not in out:
             out.append(text)
     return out[:MAX_VARIANTS]
+
+
+_DROPPABLE_R = frozenset({"r", "ɾ", "ʁ"})
+_VOWELS = frozenset("AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW".split())
+
+
+def _ends_in_consonant(phones: str) -> bool:
+    last = phones.split()[-1:] if phones else []
+    return bool(last) and last[0] not in _VOWELS
 
 
 def espeak_ipa(words: Sequence[str], lang: str) -> list[str]:

@@ -169,9 +169,14 @@ class BoardNameParser(NameParser):
     """Pantone's parser: deck names for guesses, and board descriptions."""
 
     def __init__(
-        self, grammar: Grammar, intent: str, slot: str, cards: Sequence[Sequence[str]]
+        self,
+        grammar: Grammar,
+        intent: str,
+        slot: str,
+        cards: Sequence[Sequence[str]],
+        others: Sequence[Sequence[str]] = (),
     ) -> None:
-        super().__init__(grammar, intent, slot, cards)
+        super().__init__(grammar, intent, slot, cards, others)
         self.board = BoardReader(grammar)
 
     def parse(

@@ -8,6 +8,7 @@ table (player names, a custom deck) are added at run time as ``dynamic_lists``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -65,7 +66,14 @@ def _extra_grammar_files(lang: str, game_id: str) -> list[str]:
 
 
 class Grammar:
-    """The hassil intents of one game and language, with run-time lists merged in."""
+    """The hassil intents of one game and language, with run-time lists merged in.
+
+    Some values exist only so that typed replies can be answered ("gold is not a colour of
+    this game"). A recogniser that listens for them pulls real words onto them ("braun" is
+    heard as "golden"), so the grammar data marks them, a whole list with
+    ``typed_only: true`` or one value with ``metadata: {typed_only: true}``: the parser
+    understands them, but :meth:`phrases` (what recognisers listen for) leaves them out.
+    """
 
     def __init__(
         self,
@@ -93,6 +101,13 @@ class Grammar:
         for name, values in (dynamic_lists or {}).items():
             self.slot_lists[name] = _text_list(name, values)
         self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self.typed_only_lists: frozenset[str] = frozenset(
+            name
+            for name, spec in (merged.get("lists") or {}).items()
+            if isinstance(spec, dict) and spec.get("typed_only") is True
+        )
+        """Slot lists recognisers never listen for (see the class documentation)."""
+        _QUIET_LISTS.update(self.typed_only_lists)
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
 
     @property
@@ -105,7 +120,8 @@ class Grammar:
         slots: Mapping[str, Iterable[Any]] | None = None,
         limit: int | None = None,
     ) -> list[tuple[str, str]]:
-        """Every sentence the templates allow, as ``(normalised phrase, intent)``.
+        """Every sentence the templates allow, as ``(normalised phrase, intent)``: what a
+        recogniser listens for, so typed-only lists and values are left out.
 
         ``intents`` limits the intents; ``slots`` narrows lists to the given values;
         ``limit`` stops the expansion after that many phrases.
@@ -121,13 +137,27 @@ class Grammar:
             self._phrase_cache[key] = self._expand(names, slots, limit)
         return list(self._phrase_cache[key])
 
+    def spoken_lists(self) -> dict[str, SlotList]:
+        """The slot lists as recognisers hear them: typed-only lists empty, typed-only
+        values left out."""
+        lists = dict(self.slot_lists)
+        for name, slot_list in lists.items():
+            if not isinstance(slot_list, TextSlotList):
+                continue
+            if name in self.typed_only_lists:
+                lists[name] = TextSlotList(name=name, values=[])
+            elif any(_typed_only(v) for v in slot_list.values):
+                values = [v for v in slot_list.values if not _typed_only(v)]
+                lists[name] = TextSlotList(name=name, values=values)
+        return lists
+
     def _expand(
         self,
         names: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
         limit: int | None,
     ) -> list[tuple[str, str]]:
-        lists = self.slot_lists
+        lists = self.spoken_lists()
         if slots:
             lists = dict(lists)
             for name, allowed in slots.items():
@@ -188,6 +218,28 @@ def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
         name=name,
         values=[TextSlotValue.from_tuple((v.spoken, v.value)) for v in values],
     )
+
+
+def _typed_only(value: TextSlotValue) -> bool:
+    return bool((value.metadata or {}).get("typed_only"))
+
+
+_QUIET_LISTS: set[str] = set()
+"""Typed-only lists: empty on purpose where recognisers' phrases are expanded."""
+
+
+class _QuietTypedOnly(logging.Filter):
+    """hassil warns about every empty list it samples; typed-only lists are meant so."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            record.msg == "No values for list: %s"
+            and bool(record.args)
+            and record.args[0] in _QUIET_LISTS  # type: ignore[index]
+        )
+
+
+logging.getLogger("hassil.sample").addFilter(_QuietTypedOnly())
 
 
 def _narrowed(slot_list: SlotList, allowed: set[Any]) -> SlotList:

@@ -6,10 +6,19 @@ guess must never turn into a right one. So for the name intent this parser
 
 1. takes exact template matches as they are (the recogniser's per-phase phrase list
    is built from the same templates, so real recogniser output usually lands here);
+   the name list holds the deck's names and, beyond them, well-known characters that
+   are no card (a guess of one of those is simply wrong);
 2. otherwise cuts the carrier words off ("is it ...", "ich glaube, das ist ...") with
    the same templates, the name slot read as free text, and decides with
-   :mod:`games.name_match` which deck name (if any) was meant;
+   :mod:`games.name_match` which name (if any) was meant; failing that, looks for a
+   name inside the utterance ("I'd say it's probably Mickey");
 3. never lets the general fuzzy snapping produce the name intent.
+
+While a guess is expected (the name intent is among the allowed ones, i.e. a guess
+window), every utterance is the guess: what names nobody we know is a wrong guess in the
+guesser's own words ("a rabbit"). Two things are not guesses: a negation ("it's not
+Mickey", "das ist bestimmt nicht der Grinch") and pure thinking aloud ("hmm", "lass mich
+überlegen"); both are the ``thinking`` intent, which changes nothing.
 
 Everything else is parsed as usual.
 """
@@ -20,23 +29,65 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from hassil import Intents, recognize_all
-from hassil.intents import WildcardSlotList
+from hassil.intents import TextSlotList, WildcardSlotList
+from rapidfuzz import fuzz, process
 
-from games.name_match import best_match
+from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar, normalize
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+
+THINKING = "thinking"
+"""The intent of what a guesser says that is not a guess."""
+
+NEGATION_LIST = "negation"
+"""Grammar list of words that negate a name ("not", "nicht", "kein", ...)."""
+
+NOT_NEGATION_LIST = "not_negation"
+"""Grammar list of phrases with such a word that negate nothing ("not sure")."""
+
+FILLER_LIST = "guess_filler"
+"""Grammar list of words that carry nothing in a guess ("well", "so", "oh")."""
+
+EMBEDDED_FACTOR = 0.7
+"""A name found inside other words that are no carrier words is this sure (confirmed)."""
+
+MAX_SPAN = 6
+"""Longest run of words tried as an embedded name."""
+
+CANDIDATES = 24
+"""Names compared exactly per reading, after a quick similarity pre-selection."""
+
+PRESELECT_CUTOFF = 40.0
+"""Names less similar than this (rapidfuzz ratio of the spellings) are never candidates;
+every name :func:`games.name_match.score` accepts is far more similar."""
 
 
 class NameParser(IntentParser):
     """:class:`IntentParser` with strict name matching for one intent's name slot."""
 
     def __init__(
-        self, grammar: Grammar, intent: str, slot: str, cards: Sequence[Sequence[str]]
+        self,
+        grammar: Grammar,
+        intent: str,
+        slot: str,
+        cards: Sequence[Sequence[str]],
+        others: Sequence[Sequence[str]] = (),
     ) -> None:
         super().__init__(grammar)
         self.intent = intent
         self.slot = slot
         self.cards = [tuple(forms) for forms in cards]
+        self.others = [tuple(forms) for forms in others]
+        """Names that are no card: heard as themselves, always a wrong guess."""
+        self._all = self.cards + self.others
+        self._flat = [(i, form) for i, forms in enumerate(self._all) for form in forms]
+        self._spellings = [" ".join(canonical(form)) for _, form in self._flat]
+        self._readings: dict[str, list[str]] = {}
+        self._by_canonical: dict[str, str] = {}
+        # the deck wins over others of the same spelling, a card's name over its aliases
+        for forms in reversed(self._all):
+            for form in reversed(forms):
+                self._by_canonical["".join(canonical(form))] = form
         source = grammar.intents
         self._carriers = Intents(
             language=source.language,
@@ -46,6 +97,11 @@ class NameParser(IntentParser):
             skip_words=source.skip_words,
             settings=source.settings,
         )
+        self._negations = _words_of(grammar, NEGATION_LIST)
+        self._not_negations = sorted(_words_of(grammar, NOT_NEGATION_LIST), key=len, reverse=True)
+        self._fillers = _words_of(grammar, FILLER_LIST) | {
+            w for skip in source.skip_words for w in normalize(skip).split()
+        }
 
     def parse(
         self,
@@ -60,29 +116,188 @@ class NameParser(IntentParser):
         exact = self._exact(norm, allowed_set)
         if exact is not None and (allowed_set is None or exact.name in allowed_set):
             return exact
-        if allowed_set is None or self.intent in allowed_set:
-            named = self._name(norm)
+        may_guess = allowed_set is None or self.intent in allowed_set
+        guessing = allowed_set is not None and self.intent in allowed_set
+        if may_guess and self._negated(norm):
+            return Intent(THINKING, {}, norm, 1.0)
+        if may_guess:
+            named = self._name(norm) or self._embedded(norm)
             if named is not None:
                 return named
         if exact is not None:  # understood, but not now: the engine says why
             return exact
-        others = (allowed_set or self.grammar.intent_names) - {self.intent}
+        if may_guess and all(w in self._fillers for w in norm.split()):
+            return Intent(THINKING, {}, norm, 1.0)  # "ähm", "well, um": nothing said yet
+        # Snapping near-misses to the other commands ("paas", "how mcuh time is left");
+        # thinking aloud is left out: its sentences are names, and negations are found above.
+        others = (allowed_set or self.grammar.intent_names) - {self.intent, THINKING}
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
-            return None  # a name reached only by snapping is not trusted
+            result = None  # a name reached only by snapping is not trusted
+        if result is None and guessing:
+            return self._free_guess(norm, text)
         return result
 
+    def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """Exact template match; among equally good ones a game intent beats a global
+        command ("weiter" in a guess window is a pass, not "continue")."""
+        best: tuple[tuple[bool, int, bool], Intent] | None = None
+        for result in recognize_all(
+            norm, self.grammar.intents, slot_lists=self.grammar.slot_lists,
+            language=self.grammar.lang,
+        ):  # fmt: skip
+            name = result.intent.name
+            slots = {k: _plain(e.value) for k, e in result.entities.items()}
+            rank = (
+                allowed is None or name in allowed,
+                result.text_chunks_matched,
+                name not in self.grammar.global_intents,
+            )
+            if best is None or rank > best[0]:
+                best = (rank, Intent(name, slots, norm, 1.0))
+        return best[1] if best else None
+
+    # --- names --------------------------------------------------------------------------
+    def _best(self, said: str) -> Match | None:
+        """The deck name or other character ``said`` names best (the deck wins ties,
+        then the earlier name: as :func:`games.name_match.best_match` decides)."""
+        spelled = " ".join(canonical(said)) if said else ""
+        if not spelled:
+            return None
+        close = process.extract(
+            spelled, self._spellings, scorer=fuzz.ratio, limit=CANDIDATES,
+            score_cutoff=PRESELECT_CUTOFF,
+        )  # fmt: skip
+        best: tuple[float, int] | None = None
+        for _, _, k in close:
+            found = score(said, self._flat[k][1])
+            if found is not None and (best is None or (found, -k) > (best[0], -best[1])):
+                best = (found, k)
+        if best is None:
+            return None
+        index, form = self._flat[best[1]]
+        return Match(index, form, best[0])
+
     def _name(self, norm: str) -> Intent | None:
-        """The deck name ``norm`` means, with or without carrier words."""
-        best = None
-        for result in recognize_all(norm, self._carriers, language=self.grammar.lang):
-            entity = result.entities.get(self.slot)
-            if entity is None:
-                continue
-            said = normalize(str(entity.value))
-            match = best_match(said, self.cards) if said else None
+        """The name ``norm`` means, with or without carrier words."""
+        best: Match | None = None
+        for said in self._slot_readings(norm):
+            match = self._best(said)
             if match is not None and (best is None or match.score > best.score):
                 best = match
         if best is None:
             return None
         return Intent(self.intent, {self.slot: best.form}, norm, best.score / 100.0)
+
+    def _slot_readings(self, norm: str) -> list[str]:
+        """What the name slot holds in each reading of the guess templates, shortest
+        first (the most carrier words cut off)."""
+        cached = self._readings.get(norm)
+        if cached is not None:
+            return cached
+        found: set[str] = set()
+        for result in recognize_all(norm, self._carriers, language=self.grammar.lang):
+            entity = result.entities.get(self.slot)
+            if entity is not None and (said := normalize(str(entity.value))):
+                found.add(said)
+        if len(self._readings) > 256:
+            self._readings.clear()
+        readings = self._readings[norm] = sorted(found, key=lambda s: (len(s.split()), s))
+        return readings
+
+    def _embedded(self, norm: str) -> Intent | None:
+        """A name said inside a longer sentence ("I'd say it's probably Mickey").
+
+        Only whole names (spelled as the deck writes them, spaces aside) count here; the
+        longest such name wins. If the other words are more than carrier words and
+        fillers, the guess is less sure, so it is confirmed before it counts.
+        """
+        words = norm.split()
+        for size in range(min(MAX_SPAN, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                span = " ".join(words[start : start + size])
+                form = self._by_canonical.get("".join(canonical(span)))
+                if form is None:
+                    continue
+                rest = words[:start] + words[start + size :]
+                carried = all(w in self._carrier_words or w in self._fillers for w in rest)
+                score = 1.0 if carried else EMBEDDED_FACTOR
+                return Intent(self.intent, {self.slot: form}, norm, score)
+        return None
+
+    @property
+    def _carrier_words(self) -> frozenset[str]:
+        cached = getattr(self, "_carrier_cache", None)
+        if cached is None:
+            cached = _template_words(self.grammar, (self.intent, THINKING, "pass"))
+            self._carrier_cache = cached
+        return cached
+
+    def _negated(self, norm: str) -> bool:
+        """Does the utterance say that it is *not* someone ("it's not Mickey")?"""
+        text = f" {norm} "
+        for phrase in self._not_negations:
+            text = text.replace(f" {phrase} ", " ")
+        return any(w in self._negations or w.endswith("n't") for w in text.split())
+
+    def _free_guess(self, norm: str, text: str) -> Intent:
+        """A guess that names nobody we know: wrong, in the guesser's own words (carrier
+        words and fillers around it cut off, written as they were typed)."""
+        readings = self._slot_readings(norm)
+        words = norm.split()
+        said = (readings[0] if readings else norm).split()
+        start = _find(words, said)
+        if start is None:
+            start, said = 0, words
+        end = start + len(said)
+        while start < end and words[start] in self._fillers:
+            start += 1
+        while end > start and words[end - 1] in self._fillers:
+            end -= 1
+        if start == end:
+            return Intent(THINKING, {}, norm, 1.0)
+        typed = normalize(text, keep_case=True).split()
+        shown = typed if len(typed) == len(words) else words
+        return Intent(self.intent, {self.slot: " ".join(shown[start:end])}, norm, 1.0)
+
+
+def _find(words: Sequence[str], part: Sequence[str]) -> int | None:
+    """Where ``part`` starts inside ``words`` (the last place), or ``None``."""
+    for start in range(len(words) - len(part), -1, -1):
+        if list(words[start : start + len(part)]) == list(part):
+            return start
+    return None
+
+
+def _words_of(grammar: Grammar, list_name: str) -> frozenset[str]:
+    slot_list = grammar.slot_lists.get(list_name)
+    if not isinstance(slot_list, TextSlotList):
+        return frozenset()
+    return frozenset(normalize(str(v.value_out)) for v in slot_list.values)
+
+
+def _template_words(grammar: Grammar, intents: Sequence[str]) -> frozenset[str]:
+    """The words of the given intents' templates, lists left out."""
+    from hassil.expression import Group, TextChunk
+
+    words: set[str] = set()
+    pending = [
+        s.expression
+        for name in intents
+        if name in grammar.intents.intents
+        for data in grammar.intents.intents[name].data
+        for s in data.sentences
+    ]
+    while pending:
+        expr = pending.pop()
+        if isinstance(expr, TextChunk):
+            words.update(normalize(expr.original_text or expr.text).split())
+        elif isinstance(expr, Group):
+            pending.extend(expr.items)
+    return frozenset(words)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

@@ -1,14 +1,18 @@
 """Voice adapter of Pantone: options, the deck, the name lists the recogniser hears.
 
-The guess list (``{character}``) is built from the deck's names and aliases, so the
-recogniser's per-phase phrase list contains every name a guess may use; the parser
-(:class:`voice.understanding.names.NameParser`) resolves what was said to one of them. The list
-is never narrowed to the Artist's card: that would give the character away.
+The guess list (``{character}``) is built from the deck's names and aliases and from a
+list of well-known characters beyond the deck (``games/data/famous_characters_<lang>``),
+so the recogniser's per-phase phrase list contains every name a guess may use and hears
+a wrong guess ("Daisy Duck") as itself instead of snapping it onto a deck name. The
+parser (:class:`voice.understanding.names.NameParser`) resolves what was said to one of them,
+and in a guess window anything else the guesser says is a wrong guess in its own words.
+The list is never narrowed to the Artist's card: that would give the character away.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -23,8 +27,11 @@ from games.pantone_deck import (
     MAX_CARDS,
     Character,
     DeckError,
+    OtherCharacter,
+    beyond_deck,
     builtin_deck,
     deck_to_json,
+    famous_characters,
     parse_deck,
     printable,
 )
@@ -172,20 +179,29 @@ class PantoneAdapter(GameAdapter):
             for n in range(1, len(deck) + 1)
         ]
         lists["character"] = character_values(deck, lang)
+        # Well-known characters beyond the deck: a list of their own, said with fewer
+        # carrier words (hundreds of names would otherwise swell every guess window). A
+        # deck of one's own may hold every one of them: then the list repeats the deck
+        # (run-time lists may not be empty; a deck name still means its card).
+        lists["other_character"] = (
+            character_values(_others(deck, lang), lang) or lists["character"]
+        )
         return lists
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
         deck = _deck_of(setup)
-        return BoardNameParser(grammar, "guess", "character", [card.forms for card in deck])
+        others = [other.forms for other in _others(deck, grammar.lang)]
+        forms = [card.forms for card in deck]
+        return BoardNameParser(grammar, "guess", "character", forms, others)
 
     def action_for(self, intent: Intent, game: Game) -> Action:
         slots = intent.slots
         if intent.name == "guess":
-            text = slots["character"]
-            if isinstance(game, Pantone) and not game.physical and game.card is not None:
-                # the verdict is decided now and journaled with the guess (never re-judged)
-                return Action("guess", {"text": text, "card": game.named_card(text)})
-            return Action("guess", {"text": text})
+            # The decision goes into the journal: which card the guess names (None: no
+            # card of the deck) and the name as decided; the words said, for the record.
+            name = str(slots["character"])
+            card = game.card_named(name) if isinstance(game, Pantone) else None
+            return Action("guess", {"text": intent.text or name, "name": name, "card": card})
         if intent.name in ("choose", "discard"):
             return Action(intent.name, {"card": slots["card"]})
         if intent.name == "correct":
@@ -258,7 +274,14 @@ def _deck_of(setup: Setup) -> tuple[Character, ...]:
         raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
 
 
-def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
+def _others(deck: Sequence[Character], lang: str) -> tuple[OtherCharacter, ...]:
+    """The well-known characters of ``lang`` that are no card of ``deck``."""
+    return beyond_deck(famous_characters(lang), deck)
+
+
+def character_values(
+    deck: Sequence[Character | OtherCharacter], lang: str
+) -> list[SlotValue]:
     """The ``{character}`` list: every name and alias, as recognisers would write it.
 
     The slot value is the name or alias as the deck writes it.
@@ -275,9 +298,10 @@ def character_values(deck: Sequence[Character], lang: str) -> list[SlotValue]:
 def spoken_template(name: str, lang: str) -> str:
     """A hassil template for how ``name`` may be said: abbreviations spelled out, a
     leading article optional, hyphenated words also merged ("spider man|spiderman")."""
-    words = normalize(name).split()
-    if not words or any(c.isdigit() for c in "".join(words)):
-        return ""
+    # apostrophes only inside a word ("jack o' lantern" is said "jack o lantern")
+    words = [w.strip("'") for w in normalize(name).split() if w.strip("'")]
+    if not words or not all(_SAYABLE_WORD.match(w) for w in words):
+        return ""  # digits or signs: typed guesses still match it, recognisers skip it
     abbreviations = _SPOKEN_ABBREVIATIONS.get(lang, {})
     parts = [f"({w}|{abbreviations[w]})" if w in abbreviations else w for w in words]
     optional_article = words[0] in _LEADING_ARTICLES.get(lang, ()) and len(words) > 1
@@ -289,6 +313,10 @@ def spoken_template(name: str, lang: str) -> str:
         rest = f"[{words[0]}] " if optional_article else ""
         template = f"({template}|{rest}{merged})"
     return template
+
+
+_SAYABLE_WORD = re.compile(r"^[^\W\d_]+(?:'[^\W\d_]+)*$")
+"""A word a recogniser can output (letters, inner apostrophes: "o'clock", "käpt'n")."""
 
 
 def number_forms(number: int, lang: str) -> list[str]:

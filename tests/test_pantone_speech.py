@@ -1,0 +1,54 @@
+"""Pantone guesses spoken to the real pocketsphinx recogniser (audio by espeak-ng): a wrong
+guess of a well-known character is heard as that character, not snapped onto the deck
+name that sounds most like it, and a negation is heard as a negation."""
+
+from __future__ import annotations
+
+import pytest
+from speech import hear, needs_tts, utterance
+
+from games.engine import Setup
+from voice.output.sinks import NullOutput
+from voice.recognition.sphinx import SphinxRecogniser
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
+
+pytestmark = [needs_tts, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
+    """Ben's guess window (Anna paints card 1, Mr. Potato Head) and a recogniser on it."""
+    adapter = adapter_for("pantone")
+    setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options("en"))
+    session = Session(adapter, "en", setup, NullOutput())
+    session.start()
+    session.hear("card 1")
+    session.hear("done")
+    cache = tmp_path_factory.mktemp("pron") / "en.json"
+    recogniser = SphinxRecogniser("en", pronunciation_cache=cache)
+    recogniser.set_phrases(session.phrases())
+    # a table talks a little before the first guess (the engine adapts to the room)
+    hear(recogniser, utterance("hello everybody, let's play", "en-us", seed=9))
+    return session, recogniser
+
+
+@pytest.mark.parametrize(
+    ("said", "meaning"),
+    [
+        ("is it bambi", ("guess", "Bambi")),
+        ("princess peach", ("guess", "Princess Peach")),
+        ("scrooge mcduck", ("guess", "Scrooge McDuck")),
+        ("is it donald duck", ("guess", "Donald Duck")),
+        ("it's not mickey", ("thinking", "Mickey")),
+    ],
+)
+def test_spoken_guesses_are_heard_as_said(window, said: str, meaning: tuple) -> None:
+    session, recogniser = window
+    recogniser.reset()
+    heard = hear(recogniser, utterance(said, "en-us", seed=len(said)))
+    assert len(heard) == 1, [t.text for t in heard]
+    phase = session.phase()
+    intent = session.parser.parse(heard[0].text, phase.intents, phase.slots)
+    assert intent is not None, heard[0].text
+    assert (intent.name, intent.slots.get("character")) == meaning, heard[0].text
