@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from games.assistant import seat_of
 from games.data import load
 from games.engine import (
     JSON,
@@ -34,6 +35,7 @@ from games.engine import (
     NotNow,
     Setup,
     SetupError,
+    Timer,
     expect_args,
     first_player,
     left_of,
@@ -49,6 +51,9 @@ CELLS = COLUMNS * ROWS
 COPIES: int = DATA["copies_per_colour"]
 HAND_SIZE: int = DATA["hand_size"]
 VARIANTS = ("basic", "profi")
+ASK_AGAIN_SECONDS = 20.0
+ASK_AGAIN_TIMES = 3
+"""When nobody says which cards the assistant holds, it asks again this often."""
 
 
 def row_of(number: int) -> int:
@@ -99,6 +104,15 @@ class AlleMeineFarben(Game):
         self.pile = len(COLOURS) * COPIES - HAND_SIZE * len(self.players)
         self.penalties: dict[str, int] = {p: 0 for p in self.players}
         self.outcome: str | None = None
+        # The assistant's seat (basic game only): its cards lie face up, the table tells
+        # it which they are when they are dealt and after every card it draws.
+        self.seat = seat_of(setup)
+        if self.seat is not None and variant == "profi":
+            raise SetupError("assistant_not_in_profi", name=self.seat.name)
+        self.face_up: list[str] = []
+        self.face_out: list[str] = []
+        self.waiting_cards = False
+        self.asked = 0
 
     @property
     def profi(self) -> bool:
@@ -118,15 +132,110 @@ class AlleMeineFarben(Game):
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
         self.turn = player
         self.phase = "play"
-        return [Event("first", {"player": player, "chosen_by": chosen_by}), self._turn_event()]
+        events = [Event("first", {"player": player, "chosen_by": chosen_by}), self._turn_event()]
+        return self._hold_for_cards(events, dealt=True)
+
+    # --- the assistant's face-up cards ------------------------------------------------
+    def unknown_cards(self) -> int:
+        """How many of the assistant's cards the table has not told it yet."""
+        if self.seat is None:
+            return 0
+        return self.hands[self.seat.name] - len(self.face_up)
+
+    def _hold_for_cards(self, events: list[Event], dealt: bool = False) -> list[Event]:
+        """If the assistant does not know all its cards, the turn waits: the turn event
+        is held back and the assistant asks which card(s) it holds."""
+        if self.seat is None or self.phase != "play" or self.unknown_cards() <= 0:
+            return events
+        turn = [i for i, e in enumerate(events) if e.type == "turn"]
+        if turn:
+            events = events[: turn[-1]] + events[turn[-1] + 1 :]
+        self.waiting_cards = True
+        self.asked = 0
+        return events + [self._cards_wanted(dealt)]
+
+    def _cards_wanted(self, dealt: bool | None = None) -> Event:
+        assert self.seat is not None
+        if dealt is None:
+            dealt = not self.board and not self.face_out
+        person = left_of(self.players, self.seat.name)
+        return Event(
+            "assistant_cards_wanted",
+            {
+                "player": self.seat.name,
+                "count": self.unknown_cards(),
+                "dealt": dealt,
+                "again": self.asked > 0,
+                "helper": None if person == self.seat.name else person,
+                "known": list(self.face_up),
+            },
+        )
+
+    def _apply_cards(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.seat is None:
+            raise NotAllowed("no_assistant")
+        if not self.waiting_cards:
+            raise NotNow("assistant_knows_cards", player=self.seat.name, cards=list(self.face_up))
+        named = args.get("player")
+        if named is not None and named != self.seat.name:
+            raise NotAllowed("cards_of_assistant_only", player=str(named), assistant=self.seat.name)
+        colours = args.get("colours")
+        if not isinstance(colours, list) or not colours:
+            raise NotAllowed("unknown_colour", colour=str(colours))
+        for colour in colours:
+            if colour not in COLOURS:
+                raise NotAllowed("unknown_colour", colour=str(colour))
+        wanted = self.unknown_cards()
+        if len(colours) > wanted:
+            raise NotAllowed(
+                "assistant_too_many_cards", player=self.seat.name, count=wanted, said=len(colours)
+            )
+        for colour in dict.fromkeys(colours):
+            lying = self._placed_count(str(colour)) + self.face_out.count(str(colour))
+            if lying + self.face_up.count(str(colour)) + colours.count(colour) > COPIES:
+                raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
+        self.face_up.extend(str(c) for c in colours)
+        data: dict[str, JSON] = {"player": self.seat.name, "colours": list(colours)}
+        if self.unknown_cards() > 0:
+            self.asked = 0
+            return [Event("assistant_cards_noted", data), self._cards_wanted()]
+        self.waiting_cards = False
+        data["hand"] = list(self.face_up)
+        return [Event("assistant_cards_known", data), self._turn_event()]
+
+    def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
+        due = self._due_timer()
+        if due is None or dict(args) != dict(due.action.args):
+            raise NotNow("stale_timer")
+        self.asked += 1
+        return [self._cards_wanted()]
+
+    def timers(self) -> list[Timer]:
+        due = self._due_timer()
+        return [due] if due is not None else []
+
+    def _due_timer(self) -> Timer | None:
+        if not self.waiting_cards or self.asked >= ASK_AGAIN_TIMES:
+            return None
+        where = (len(self.board) + len(self.face_out)) * 10 + len(self.face_up)
+        return Timer(
+            f"amf:cards:{where}:{self.asked}",
+            ASK_AGAIN_SECONDS,
+            Action("timer", {"ask": self.asked, "at": where}),
+        )
 
     # --- what the session asks ------------------------------------------------------
     def current_player(self) -> str | None:
+        if self.waiting_cards:
+            return None  # anyone may say the assistant's cards
         return self.turn if self.phase == "play" else None
 
     def expecting(self) -> Expectation:
         if self.phase == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
+        if self.phase == "play" and self.waiting_cards:
+            intents = {"assistant_cards", "board_row", "board_column", "status", "allowed_colours"}
+            return Expectation(frozenset(intents), slots={"colour": COLOURS})
         if self.phase == "play":
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
@@ -144,6 +253,18 @@ class AlleMeineFarben(Game):
             ]
         if self.phase != "play":
             return []
+        if self.waiting_cards:
+            return [
+                Action("cards", {"colours": [c]})
+                for c in COLOURS
+                if self._placed_count(c) + self.face_out.count(c) + self.face_up.count(c) < COPIES
+            ]
+        if self.seat is not None and self.turn == self.seat.name:
+            allowed = self.allowed_colours()
+            hand = list(dict.fromkeys(self.face_up))
+            return [Action("place", {"colour": c}) for c in hand if c in allowed] + [
+                Action("pass", {"colour": c}) for c in hand
+            ]
         if self.profi:
             colours = [c for c in COLOURS if self._placed_count(c) < COPIES]
         else:
@@ -165,12 +286,21 @@ class AlleMeineFarben(Game):
             return self._apply_first(action.args)
         if self.phase == "choose_first":
             raise NotNow("choose_first_now")
+        if action.name == "cards":
+            expect_args(action, "colours", "player")
+            return self._apply_cards(action.args)
+        if action.name == "timer":
+            expect_args(action, "ask", "at")
+            return self._apply_timer(action.args)
+        if self.waiting_cards and action.name in ("place", "pass"):
+            assert self.seat is not None
+            raise NotNow("assistant_cards_first", **self._cards_wanted().data)
         if action.name == "place":
             expect_args(action, "colour", "object")
             return self._apply_place(action.args)
         if action.name == "pass":
-            expect_args(action)
-            return self._apply_pass()
+            expect_args(action, "colour")
+            return self._apply_pass(action.args)
         raise NotNow("unknown_action", action=action.name)
 
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
@@ -187,6 +317,10 @@ class AlleMeineFarben(Game):
             raise NotAllowed("wrong_object", named=named, number=self.number)
         if self._placed_count(str(colour)) >= COPIES:
             raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
+        player = self.turn
+        mine = self.seat is not None and player == self.seat.name
+        if mine and colour not in self.face_up:
+            raise NotAllowed("assistant_lacks_colour", player=player, colour=colour)
         if not self.profi:
             conflict = self.conflict(self.number, str(colour))
             if conflict is not None:
@@ -198,8 +332,9 @@ class AlleMeineFarben(Game):
                     other=other,
                     number=self.number,
                 )
-        player = self.turn
         self.board[self.number] = Card(str(colour), player, revealed=not self.profi)
+        if mine:
+            self.face_up.remove(str(colour))
         drew = self._discard_and_draw(player)
         number = self.number
         placed = "placed_hidden" if self.profi else "placed"
@@ -212,19 +347,33 @@ class AlleMeineFarben(Game):
         if number == CELLS:
             return events + (self._reveal() if self.profi else self._finish("all_coloured"))
         self.number += 1
-        return events + self._next_turn(left_of(self.players, player))
+        events += self._next_turn(left_of(self.players, player))
+        return self._hold_for_cards(events) if mine and drew else events
 
-    def _apply_pass(self) -> list[Event]:
+    def _apply_pass(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.profi:
             raise NotAllowed("no_passing_in_profi")
         player = self.turn
+        mine = self.seat is not None and player == self.seat.name
+        colour = args.get("colour")
+        if colour is not None and not mine:
+            raise NotAllowed("unknown_argument", action="pass", argument="colour")
+        if mine and colour not in self.face_up:
+            raise NotAllowed("assistant_lacks_colour", player=player, colour=str(colour))
         if self.hands[player] == 0:  # cannot happen: players without cards are skipped
             raise NotAllowed("no_cards_to_pass")
+        if mine:
+            self.face_up.remove(str(colour))
+            self.face_out.append(str(colour))
         drew = self._discard_and_draw(player)
-        events = [Event("passed", {"player": player, "number": self.number, "drew": drew})]
+        data: dict[str, JSON] = {"player": player, "number": self.number, "drew": drew}
+        if mine:
+            data["colour"] = colour  # its cards lie face up: no secret
+        events = [Event("passed", data)]
         if drew and self.pile == 0:
             events.append(Event("pile_empty", {}))
-        return events + self._next_turn(left_of(self.players, player))
+        events += self._next_turn(left_of(self.players, player))
+        return self._hold_for_cards(events) if mine and drew else events
 
     def _discard_and_draw(self, player: str) -> bool:
         """The player's card leaves the hand; they draw one if the pile has any."""
@@ -360,6 +509,8 @@ class AlleMeineFarben(Game):
             "pile": self.pile,
             "hands": dict(self.hands),
         }
+        if self.seat is not None:
+            data.update(assistant=self.seat.name, assistant_cards=list(self.face_up))
         if self.profi and self.phase == "over":
             data["penalties"] = dict(self.penalties)
         return [Event("status", data)]
@@ -367,6 +518,8 @@ class AlleMeineFarben(Game):
     def prompt(self) -> list[Event]:
         if self.phase == "choose_first":
             return [Event("ask_first", {"rule": "youngest"})]
+        if self.phase == "play" and self.waiting_cards:
+            return [self._cards_wanted()]
         if self.phase == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]
@@ -374,6 +527,8 @@ class AlleMeineFarben(Game):
     def describe(self, action: Action) -> Event:
         """Names ``action`` as taken in the current state (the state before it)."""
         data: dict[str, JSON] = {"player": self.turn, "number": self.number, **action.args}
+        if action.name == "cards" and self.seat is not None:
+            data["player"] = self.seat.name
         if action.name == "place" and self.profi:
             data.pop("colour", None)  # named aloud once at the table, never repeated
             return Event("action_place_hidden", data)
@@ -390,4 +545,8 @@ class AlleMeineFarben(Game):
             "board": {n: [c.colour, c.player, c.revealed] for n, c in self.board.items()},
             "penalties": dict(self.penalties),
             "outcome": self.outcome,
+            "face_up": list(self.face_up),
+            "face_out": list(self.face_out),
+            "waiting_cards": self.waiting_cards,
+            "asked": self.asked,
         }
