@@ -127,6 +127,9 @@ class AlleMeineFarben(Game):
             return events + self._begin(self.rng.choice(self.players), chosen_by="lot")
         if len(self.players) == 1:
             return events + self._begin(self.players[0], chosen_by="table")
+        people = [p for p in self.players if self.seat is None or p != self.seat.name]
+        if len(people) == 1:  # a child alone with the assistant: the child starts
+            return events + self._begin(people[0], chosen_by="table")
         return events + [Event("ask_first", {"rule": "youngest"})]
 
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
@@ -509,11 +512,13 @@ class AlleMeineFarben(Game):
             "pile": self.pile,
             "hands": dict(self.hands),
         }
-        if self.seat is not None:
-            data.update(assistant=self.seat.name, assistant_cards=list(self.face_up))
         if self.profi and self.phase == "over":
             data["penalties"] = dict(self.penalties)
-        return [Event("status", data)]
+        events = [Event("status", data)]
+        if self.seat is not None and self.phase == "play":
+            cards = {"player": self.seat.name, "cards": list(self.face_up)}
+            events.append(Event("assistant_hand", cards))
+        return events
 
     def prompt(self) -> list[Event]:
         if self.phase == "choose_first":

@@ -348,10 +348,8 @@ def _farben_name(game: Any, seat: Seat, notes: Notes) -> Turn | None:
             return None  # the owner is saying the hint word
         notes.hint_heard = False
         if _recalls_after_hint(game, seat, stack, owner):
-            colour = stack.colours[owner]
-        else:
-            colour = _guess(game, seat, stack, owner)
-        return _name(seat, owner, colour, after_hint=True)
+            return _name(seat, owner, stack.colours[owner], after_hint=True)
+        return _name(seat, owner, _guess(game, seat, stack, owner), unsure=True)
     notes.hint_heard = False
     unnamed = game.unnamed()
     if not unnamed:
