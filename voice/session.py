@@ -673,8 +673,10 @@ class Session:
         self.private.record(event.to_json())
 
     def _respond(self, events: Iterable[Event]) -> None:
-        """Say ``events``; they become what "repeat" says again."""
-        self._response = []
+        """Say ``events``; they become what "repeat" says again (with all the assistant
+        says and does in one go, while it takes its turn)."""
+        if not self._seat_acting:
+            self._response = []
         self._emit(events)
         if self._response:
             self._last_response = self._response
