@@ -452,29 +452,86 @@ def _flexibility(board: Mapping[int, str], copies: Mapping[str, int], start: int
     return score
 
 
-def _completions(
-    board: dict[int, str], copies: dict[str, int], number: int, budget: list[int]
-) -> int:
-    """How many ways (up to the search budget) the grid can still be filled from
-    ``number`` on with the copies left: the planning of level hard."""
-    from games.alle_meine_farben import CELLS, COLOURS
+ROLLOUTS = 32
+"""Simulated continuations per possible move at level hard."""
 
-    if number > CELLS:
-        return 1
-    if budget[0] <= 0:
-        return 0
-    budget[0] -= 1
-    total = 0
-    for colour in COLOURS:
-        if copies[colour] > 0 and _fits(board, number, colour):
-            board[number] = colour
-            copies[colour] -= 1
-            total += _completions(board, copies, number + 1, budget)
-            copies[colour] += 1
-            del board[number]
-            if total >= 50:
-                break
-    return total
+
+def _plan(game: Any, seat: Seat, moves: list[tuple[str, str]]) -> dict[tuple[str, str], int]:
+    """Level hard: for each move (``("place"|"pass", colour)``), how well the table does
+    in :data:`ROLLOUTS` simulated continuations after it: a game won counts 100 plus the
+    cards still to spare, a game lost the objects it coloured.
+
+    Only what the seat knows goes in: the board, its own face-up cards and the ones it
+    put aside, how many cards everyone holds and the pile. The other hands and the pile
+    are drawn at random from the cards not accounted for (the same draws for every
+    move, so the moves are compared on equal terms); in the simulation everyone plays a
+    random card that fits, and passes when none does.
+    """
+    from games.alle_meine_farben import CELLS, COLOURS, COPIES
+
+    pool = [c for c, n in _remaining(game).items() for _ in range(n)]
+    for colour in game.face_up:
+        pool.remove(colour)
+    wins = dict.fromkeys(moves, 0)
+    base = {n: c.colour for n, c in game.board.items()}
+    for index in range(ROLLOUTS):
+        world = _rng(game.setup, seat, "plan", game.number, len(game.face_out), index)
+        cards = list(pool)
+        world.shuffle(cards)
+        hands0 = {}
+        for player in game.players:
+            if player == seat.name:
+                hands0[player] = list(game.face_up)
+            else:
+                hands0[player] = [cards.pop() for _ in range(min(game.hands[player], len(cards)))]
+        pile0 = cards[: game.pile]
+        for move in moves:
+            play = random.Random(world.random())
+            board = dict(base)
+            placed = {c: 0 for c in COLOURS}
+            for colour in board.values():
+                placed[colour] += 1
+            hands = {p: list(h) for p, h in hands0.items()}
+            pile = list(pile0)
+            number = game.number
+            player = seat.name
+            kind, colour = move
+            while True:
+                hand = hands[player]
+                hand.remove(colour)
+                if kind == "place":
+                    board[number] = colour
+                    placed[colour] += 1
+                    number += 1
+                if pile:
+                    hand.append(pile.pop())
+                if number > CELLS:  # won; the more cards to spare, the safer it was
+                    wins[move] += 100 + len(pile) + sum(len(h) for h in hands.values())
+                    break
+                if not any(
+                    placed[c] < COPIES and _fits(board, number, c) for c in COLOURS
+                ):
+                    wins[move] += number - 1  # lost, with this many coloured
+                    break
+                nxt = None
+                seats = list(game.players)
+                at = seats.index(player)
+                for step in range(1, len(seats) + 1):
+                    candidate = seats[(at + step) % len(seats)]
+                    if hands[candidate]:
+                        nxt = candidate
+                        break
+                if nxt is None:
+                    wins[move] += number - 1  # nobody holds a card: lost
+                    break
+                player = nxt
+                hand = hands[player]
+                fits = [c for c in hand if placed[c] < COPIES and _fits(board, number, c)]
+                if fits:
+                    kind, colour = "place", play.choice(fits)
+                else:
+                    kind, colour = "pass", play.choice(hand)
+    return wins
 
 
 def amf_choose(game: Any, seat: Seat, legal: list[str]) -> str:
@@ -485,7 +542,8 @@ def amf_choose(game: Any, seat: Seat, legal: list[str]) -> str:
     board = {n: c.colour for n, c in game.board.items()}
     copies = _remaining(game)
     hand = list(game.face_up)
-    scores = {}
+    scores: dict[str, float] = {}
+    plan = _plan(game, seat, [("place", c) for c in legal]) if seat.level == "hard" else {}
     for colour in legal:
         board[game.number] = colour
         copies[colour] -= 1
@@ -493,11 +551,7 @@ def amf_choose(game: Any, seat: Seat, legal: list[str]) -> str:
         # keep colours that are still needed: cards of which few copies are left are
         # worth more later; holding two of a colour makes one of them cheap to play
         scarcity = 0.3 * (hand.count(colour) - 1) + 0.1 * copies[colour]
-        score = flex + scarcity
-        if seat.level == "hard":
-            budget = [400]
-            ways = _completions(dict(board), dict(copies), game.number + 1, budget)
-            score += 5.0 * min(ways, 50) / 50 - (20.0 if ways == 0 else 0.0)
+        score = flex + scarcity + 10.0 * plan.get(("place", colour), 0)
         scores[colour] = score + rng.random() * 1e-6
         copies[colour] += 1
         del board[game.number]
@@ -516,4 +570,8 @@ def amf_discard(game: Any, seat: Seat, hand: list[str]) -> str:
         places = sum(1 for n in free if _fits(board, n, colour))
         return places - 2.0 * (hand.count(colour) - 1)
 
-    return min(dict.fromkeys(hand), key=lambda c: (need(c), rng.random()))
+    options = list(dict.fromkeys(hand))
+    if seat.level == "hard" and len(options) > 1:
+        plan = _plan(game, seat, [("pass", c) for c in options])
+        return max(options, key=lambda c: (plan[("pass", c)], -need(c), rng.random()))
+    return min(options, key=lambda c: (need(c), rng.random()))
