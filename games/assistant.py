@@ -68,9 +68,7 @@ def seat_of(setup: Setup) -> Seat | None:
     return Seat(name, str(level))
 
 
-def seat_players(
-    players: Sequence[str], name: str, position: int | None = None
-) -> tuple[str, ...]:
+def seat_players(players: Sequence[str], name: str, position: int | None = None) -> tuple[str, ...]:
     """The seat order with the assistant added: after the listed players, or at seat
     ``position`` (1 = first). Raises :class:`SetupError` for a seat that does not exist."""
     seats = list(players)
@@ -187,7 +185,9 @@ def associations(lang: str) -> dict[str, list[Association]]:
                     f"{where}, {word!r}: every association needs a colour of the game "
                     "(colours.yaml), a story and a hint word from the story"
                 )
-            items.append(Association(entry["colour"], entry["story"].strip(), entry["hint"].strip()))
+            items.append(
+                Association(entry["colour"], entry["story"].strip(), entry["hint"].strip())
+            )
         found[key(str(word))] = items
     _ASSOCIATIONS[lang] = found
     return found
@@ -359,9 +359,7 @@ def _farben_name(game: Any, seat: Seat, notes: Notes) -> Turn | None:
     if state == "sure":
         return _name(seat, owner, stack.colours[owner])
     can_ask = owner != me and owner not in game.hinted and owner not in game.forgot
-    wants_hint = state == "vague" or (
-        state == "lost" and seat.level != "easy"
-    )
+    wants_hint = state == "vague" or (state == "lost" and seat.level != "easy")
     if can_ask and wants_hint:
         say = Event("assistant_ask_hint", {"player": me, "owner": owner, "word": stack.word})
         return Turn((say,), Action("hint", {"player": owner}))
@@ -379,7 +377,9 @@ def _name(
         "after_hint": after_hint,
         "unsure": unsure,
     }
-    return Turn((Event("assistant_name", data),), Action("name", {"player": owner, "colour": colour}))
+    return Turn(
+        (Event("assistant_name", data),), Action("name", {"player": owner, "colour": colour})
+    )
 
 
 # ======================================================================================
@@ -508,9 +508,7 @@ def _plan(game: Any, seat: Seat, moves: list[tuple[str, str]]) -> dict[tuple[str
                 if number > CELLS:  # won; the more cards to spare, the safer it was
                     wins[move] += 100 + len(pile) + sum(len(h) for h in hands.values())
                     break
-                if not any(
-                    placed[c] < COPIES and _fits(board, number, c) for c in COLOURS
-                ):
+                if not any(placed[c] < COPIES and _fits(board, number, c) for c in COLOURS):
                     wins[move] += number - 1  # lost, with this many coloured
                     break
                 nxt = None

@@ -107,7 +107,9 @@ def play_farben(game: Farben, seat: Seat, rng: random.Random) -> list[Action]:
 
 def test_farben_assistant_plays_whole_games_and_replays_identically() -> None:
     for seed in range(25):
-        setup = farben_setup(seed, LEVELS[seed % 3], players=("Anna", "Ben", "Robo", "Cem")[: 3 + seed % 2])
+        setup = farben_setup(
+            seed, LEVELS[seed % 3], players=("Anna", "Ben", "Robo", "Cem")[: 3 + seed % 2]
+        )
         seat = seat_of(setup)
         game = Farben(setup)
         history = play_farben(game, seat, random.Random(seed))
@@ -325,9 +327,7 @@ def simulate_amf(setup: Setup, rng: random.Random) -> tuple[AlleMeineFarben, lis
             assert action.args["colour"] in hands[player]
         else:
             fits = [c for c in hands[player] if c in game.allowed_colours()]
-            action = (
-                Action("place", {"colour": rng.choice(fits)}) if fits else Action("pass")
-            )
+            action = Action("place", {"colour": rng.choice(fits)}) if fits else Action("pass")
         colour = action.args.get("colour") or rng.choice(hands[player])
         apply(action)
         hands[player].remove(colour)
@@ -433,7 +433,8 @@ def test_session_farben_assistant_gives_its_hint_word_from_its_story() -> None:
                 hinted = True
                 said = out.said[-1]
                 story = [
-                    r["story"] for r in out.records
+                    r["story"]
+                    for r in out.records
                     if r.get("type") == "assistant_story" and r["word"] == game.stack.word
                 ][0]
                 hint = said.split(": ")[-1].rstrip(".")
@@ -477,7 +478,9 @@ def test_cli_saves_and_resumes_the_assistant_seat_identically(tmp_path: Path) ->
     resumed = run_cli("resume", str(save), "--script", str(rest), "--json")
     assert resumed.code == 0, resumed.err
     moves = [e for e in full.events if e.get("type") in ("colour_told", "word_chosen")]
-    later = [e for e in part.events + resumed.events if e.get("type") in ("colour_told", "word_chosen")]
+    later = [
+        e for e in part.events + resumed.events if e.get("type") in ("colour_told", "word_chosen")
+    ]
     assert moves == later
     welcome = next(e for e in full.events if e.get("type") == "welcome")
     assert welcome["players"] == ["Anna", "Robo", "Ben"]
@@ -488,9 +491,15 @@ def test_cli_saves_and_resumes_the_assistant_seat_identically(tmp_path: Path) ->
     [
         (["pantone", "--players", "Anna,Ben", "--assistant", "Robo"], "not in pantone"),
         (["farben", "--players", "Anna,Ben", "--assistant", "anna"], "sounds like a player"),
-        (["farben", "--players", "Anna,Ben", "--assistant", "Robo", "--assistant-seat", "5"], "1 to 3"),
+        (
+            ["farben", "--players", "Anna,Ben", "--assistant", "Robo", "--assistant-seat", "5"],
+            "1 to 3",
+        ),
         (["farben", "--players", "Anna", "--assistant", "Robo"], "3 to 5 players"),
-        (["alle-meine-farben", "--players", "Mia", "--assistant", "Robo", "--variant", "profi"], "basic"),
+        (
+            ["alle-meine-farben", "--players", "Mia", "--assistant", "Robo", "--variant", "profi"],
+            "basic",
+        ),
         (["farben", "--players", "Anna,Ben", "--assistant-seat", "1"], "needs --assistant"),
     ],
 )

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.alle_meine_farben import VARIANTS, AlleMeineFarben
-from games.engine import Action, Game
 from games.data import load
+from games.engine import Action, Game
 from voice.adapters.base import GameAdapter, UsageError
 from voice.intents import Intent
 from voice.messages import Term, TermMaker, colour_term

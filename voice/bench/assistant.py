@@ -33,7 +33,7 @@ from typing import Any
 
 from games.alle_meine_farben import CELLS, COPIES, AlleMeineFarben
 from games.alle_meine_farben import COLOURS as AMF_COLOURS
-from games.assistant import LEVELS, Notes, Seat, next_turn, seat_of
+from games.assistant import LEVELS, Notes, next_turn, seat_of
 from games.engine import Action, Setup
 from games.farben import COLOURS, DECKS, Farben, key
 
@@ -206,9 +206,7 @@ def measure(games: int) -> dict[str, Any]:
         }
         for level in LEVELS:
             timings: list[float] = []
-            coloured = [
-                play_amf((*children, NAME), seed, level, timings) for seed in range(games)
-            ]
+            coloured = [play_amf((*children, NAME), seed, level, timings) for seed in range(games)]
             row[level] = {
                 "won": round(sum(c == CELLS for c in coloured) / games, 3),
                 "mean_coloured": round(statistics.mean(coloured), 2),
@@ -273,7 +271,7 @@ def report(results: dict[str, Any], command: str) -> str:
         "",
         "## Farben: the assistant's points against simulated people",
         "",
-        "| table | level | assistant mean (median) | people mean | ratio | assistant wins or ties |",
+        "| table | level | assistant mean (median) | people mean | ratio | wins or ties |",
         "|---|---|---|---|---|---|",
     ]
     for table, row in results["farben"].items():
