@@ -157,7 +157,7 @@ class AlleMeineFarben(Game):
         self.asked = 0
         return events + [self._cards_wanted(dealt)]
 
-    def _cards_wanted(self, dealt: bool | None = None) -> Event:
+    def _cards_wanted(self, dealt: bool | None = None, again: bool = False) -> Event:
         assert self.seat is not None
         if dealt is None:
             dealt = not self.board and not self.face_out
@@ -168,7 +168,7 @@ class AlleMeineFarben(Game):
                 "player": self.seat.name,
                 "count": self.unknown_cards(),
                 "dealt": dealt,
-                "again": self.asked > 0,
+                "again": again or self.asked > 0,
                 "helper": None if person == self.seat.name else person,
                 "known": list(self.face_up),
             },
@@ -524,7 +524,9 @@ class AlleMeineFarben(Game):
         if self.phase == "choose_first":
             return [Event("ask_first", {"rule": "youngest"})]
         if self.phase == "play" and self.waiting_cards:
-            return [self._cards_wanted()]
+            # the whole question again ("and my other two?" alone would say too little)
+            partly = not self.board and not self.face_out and bool(self.face_up)
+            return [self._cards_wanted(again=partly)]
         if self.phase == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]
