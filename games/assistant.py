@@ -103,6 +103,17 @@ def _rng(setup: Setup, seat: Seat, *parts: Any) -> random.Random:
     return random.Random(":".join(str(p) for p in (setup.seed, seat.name, seat.level, *parts)))
 
 
+def waits_for_hint(game: Game, seat: Seat) -> bool:
+    """Whether the assistant asked someone for a hint and waits for them to say it (the
+    session tells it, through :class:`Notes`, once that person has spoken)."""
+    if game.game_id != "farben":
+        return False
+    g: Any = game
+    return bool(
+        g.phase == "naming" and g.namer == seat.name and g.hint_pending not in (None, seat.name)
+    )
+
+
 def next_turn(game: Game, seat: Seat, notes: Notes | None = None) -> Turn | None:
     """The assistant's next step in ``game``, or ``None`` when it is not its turn."""
     notes = notes or Notes()

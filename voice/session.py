@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from games.assistant import Notes, Seat, next_turn, seat_of
+from games.assistant import Notes, Seat, next_turn, seat_of, waits_for_hint
 from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
 from voice.adapters.base import GameAdapter
 from voice.asr.base import Transcript
@@ -349,14 +349,7 @@ class Session:
     def _seat_heard_talk(self) -> None:
         """Table talk while the assistant waits for the hint word it asked for: that was
         the hint, so it names the colour now."""
-        if self.seat is None:
-            return
-        game: Any = self.game
-        if (
-            getattr(game, "phase", None) == "naming"
-            and game.namer == self.seat.name
-            and game.hint_pending not in (None, self.seat.name)
-        ):
+        if self.seat is not None and waits_for_hint(self.game, self.seat):
             self.seat_notes.hint_heard = True
             self._play_seat()
 
