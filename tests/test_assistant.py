@@ -3,7 +3,9 @@ plays it — in Farben and in Alle meine Farben (basic)."""
 
 from __future__ import annotations
 
+import json
 import random
+import shlex
 from collections import Counter
 from pathlib import Path
 
@@ -537,3 +539,30 @@ def test_random_utterances_with_an_assistant_seat_never_break_a_session(game_id,
                 s.hear(rng.choice(s.phrases()), confidence=rng.choice([1.0, 1.0, 0.5]))
         rebuilt = replay(ADAPTERS[game_id].create(setup), s.actions)
         assert rebuilt.snapshot() == s.game.snapshot()
+
+
+def test_a_save_cut_before_the_assistants_reply_resumes_with_that_reply(tmp_path: Path) -> None:
+    """A crash between a person's move and the assistant's (both are journalled one by
+    one): on resume the assistant makes exactly the move it would have made."""
+    golden = Path(__file__).parent / "golden" / "farben" / "with-assistant-couple-en.script"
+    text = golden.read_text("utf-8").splitlines()
+    argv = shlex.split(text[0].removeprefix("# farbspiel:"))
+    said = [line.split("#")[0].strip() for line in text[1:]]
+    script = write_script(tmp_path / "s.script", [x for x in said if x not in ("undo", "yes")])
+    save = tmp_path / "whole.jsonl"
+    assert run_cli(*argv, "--script", str(script), "--save", str(save)).code == 0
+    lines = save.read_text("utf-8").splitlines(keepends=True)
+    actions = [Action.from_json(json.loads(line)["action"]) for line in lines[1:]]
+    setup = Setup.from_json(json.loads(lines[0])["setup"])
+    mine = Session(ADAPTERS["farben"], "en", setup, RecordingOutput()).seat_moves(actions)
+    assert len(mine) > 30  # reveals, stories, sides, stacks and namings of its own
+    for cut in [i for i in range(len(actions) - 1) if i not in mine and i + 1 in mine][::7]:
+        kept = lines[: cut + 2]  # the header and the actions up to the person's move
+        cut_save = tmp_path / f"cut-{cut}.jsonl"
+        cut_save.write_text("".join(kept), "utf-8")
+        empty = write_script(tmp_path / "empty.script", [])
+        assert run_cli("resume", str(cut_save), "--script", str(empty)).code == 0
+        resumed = cut_save.read_text("utf-8").splitlines(keepends=True)
+        assert resumed[: len(kept)] == kept
+        replies = resumed[len(kept) :]
+        assert replies and replies == lines[len(kept) : len(kept) + len(replies)]
