@@ -566,3 +566,19 @@ def test_a_save_cut_before_the_assistants_reply_resumes_with_that_reply(tmp_path
         assert resumed[: len(kept)] == kept
         replies = resumed[len(kept) :]
         assert replies and replies == lines[len(kept) : len(kept) + len(replies)]
+
+
+def test_the_microphone_gate_passes_the_assistants_voice_on_and_counts_it_as_own_voice() -> None:
+    from voice.listen import SpeakingGate
+    from voice.output import MultiOutput
+
+    class Voices(RecordingOutput):
+        def say_as(self, text: str, speaker: str) -> None:
+            self.said.append(f"[{speaker}] {text}")
+
+    inner = Voices()
+    clock = iter([1.0, 2.0]).__next__
+    gate = SpeakingGate(MultiOutput([inner]), tail=0.5, now=clock)
+    gate.say_as("Robo: I pass.", "Robo")
+    assert inner.said == ["[Robo] Robo: I pass."]
+    assert gate._spans == [(1.0, 2.5)]
