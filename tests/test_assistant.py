@@ -582,3 +582,16 @@ def test_the_microphone_gate_passes_the_assistants_voice_on_and_counts_it_as_own
     gate.say_as("Robo: I pass.", "Robo")
     assert inner.said == ["[Robo] Robo: I pass."]
     assert gate._spans == [(1.0, 2.5)]
+
+
+def test_the_assistant_benchmark_writes_its_numbers(tmp_path: Path) -> None:
+    from voice.bench.assistant import main
+
+    assert main(["--games", "1", "--out", str(tmp_path)]) == 0
+    results = json.loads((tmp_path / "assistant.json").read_text("utf-8"))
+    for table in results["amf"].values():
+        assert set(table) == {"baseline_children_only", *LEVELS}
+        assert all(0 <= table[level]["won"] <= 1 for level in LEVELS)
+    for table in results["farben"].values():
+        assert all(table[level]["assistant_mean"] >= 0 for level in LEVELS)
+    assert "| 2 people+assistant | hard |" in (tmp_path / "assistant.md").read_text("utf-8")

@@ -137,8 +137,11 @@ def play_farben(setup: Setup, timings: list[float]) -> dict[str, int]:
 
 
 # --- simulated children in Alle meine Farben -------------------------------------------------
-def play_amf(players: Sequence[str], seed: int, level: str | None, timings: list[float]) -> int:
-    """One simulated basic game with a real shuffled box; returns the objects coloured."""
+def play_amf(
+    players: Sequence[str], seed: int, level: str | None, timings: list[float]
+) -> tuple[int, int]:
+    """One simulated basic game with a real shuffled box; returns the objects coloured
+    and the passes the table made (every pass costs a card the table may need later)."""
     options: dict[str, Any] = {"variant": "basic"}
     if level is not None:
         options["assistant"] = {"name": NAME, "level": level}
@@ -150,6 +153,7 @@ def play_amf(players: Sequence[str], seed: int, level: str | None, timings: list
     hands = {p: [deck.pop() for _ in range(3)] for p in players}
     game = AlleMeineFarben(setup)
     game.start()
+    passes = 0
     for _ in range(500):
         if game.is_over():
             break
@@ -171,11 +175,12 @@ def play_amf(players: Sequence[str], seed: int, level: str | None, timings: list
             action = Action("place", {"colour": rng.choice(fits)}) if fits else Action("pass")
         colour = action.args.get("colour") or rng.choice(hands[player])
         game.apply(action)
+        passes += action.name == "pass"
         hands[player].remove(str(colour))
         if deck:
             hands[player].append(deck.pop())
     assert game.is_over()
-    return len(game.board)
+    return len(game.board), passes
 
 
 # --- the measurement ----------------------------------------------------------------------
@@ -201,15 +206,17 @@ def measure(games: int) -> dict[str, Any]:
         base = [play_amf(baselines[table], seed, None, []) for seed in range(games)]
         row["baseline_children_only"] = {
             "players": len(baselines[table]),
-            "won": round(sum(c == CELLS for c in base) / games, 3),
-            "mean_coloured": round(statistics.mean(base), 2),
+            "won": round(sum(c == CELLS for c, _ in base) / games, 3),
+            "mean_coloured": round(statistics.mean(c for c, _ in base), 2),
+            "mean_passes": round(statistics.mean(p for _, p in base), 2),
         }
         for level in LEVELS:
             timings: list[float] = []
             coloured = [play_amf((*children, NAME), seed, level, timings) for seed in range(games)]
             row[level] = {
-                "won": round(sum(c == CELLS for c in coloured) / games, 3),
-                "mean_coloured": round(statistics.mean(coloured), 2),
+                "won": round(sum(c == CELLS for c, _ in coloured) / games, 3),
+                "mean_coloured": round(statistics.mean(c for c, _ in coloured), 2),
+                "mean_passes": round(statistics.mean(p for _, p in coloured), 2),
                 "decision": _ms(timings),
             }
         results["amf"][table] = row
@@ -260,14 +267,18 @@ def report(results: dict[str, Any], command: str) -> str:
     ]
     for table, row in results["amf"].items():
         base = row["baseline_children_only"]
-        cells = [f"{row[level]['won']:.1%} ({row[level]['mean_coloured']})" for level in LEVELS]
+        cells = [
+            f"{row[level]['won']:.1%} ({row[level]['mean_coloured']}; {row[level]['mean_passes']})"
+            for level in LEVELS
+        ]
         lines.append(
-            f"| {table} | {base['won']:.1%} ({base['mean_coloured']}, "
+            f"| {table} | {base['won']:.1%} ({base['mean_coloured']}; {base['mean_passes']}; "
             f"{base['players']} children) | " + " | ".join(cells) + " |"
         )
     lines += [
         "",
-        "(in brackets: objects coloured on average)",
+        "(in brackets: objects coloured and passes per game, on average; every pass costs the",
+        "table a card, and running out of cards is how most lost games end)",
         "",
         "## Farben: the assistant's points against simulated people",
         "",
