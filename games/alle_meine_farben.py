@@ -35,9 +35,11 @@ from games.engine import (
     NotNow,
     Setup,
     SetupError,
+    Timer,
     left_of,
     winners,
 )
+from games.seat import seat_of
 
 DATA = load("alle_meine_farben")
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
@@ -48,6 +50,9 @@ CELLS = COLUMNS * ROWS
 COPIES: int = DATA["copies_per_colour"]
 HAND_SIZE: int = DATA["hand_size"]
 VARIANTS = ("basic", "profi")
+ASK_AGAIN_SECONDS = 20.0
+ASK_AGAIN_TIMES = 3
+"""When nobody says which cards the assistant holds, it asks again this often."""
 
 
 def row_of(number: int) -> int:
@@ -84,7 +89,9 @@ class AlleMeineFarben(Game):
     first_rule = "youngest"
     moves = {
         "place": Move("_apply_place", ("colour", "object")),
-        "pass": Move("_apply_pass"),
+        "pass": Move("_apply_pass", ("colour",)),
+        "cards": Move("_apply_cards", ("colours", "player")),
+        "timer": Move("_apply_timer", ("ask", "at")),
     }
     questions = {
         "allowed_colours": "_ask_allowed_colours",
@@ -107,6 +114,15 @@ class AlleMeineFarben(Game):
         self.pile = len(COLOURS) * COPIES - HAND_SIZE * len(self.players)
         self.penalties: dict[str, int] = {p: 0 for p in self.players}
         self.outcome: str | None = None
+        # The assistant's seat (basic game only): its cards lie face up, the table tells
+        # it which they are when they are dealt and after every card it draws.
+        self.seat = seat_of(setup)
+        if self.seat is not None and variant == "profi":
+            raise SetupError("assistant_not_in_profi", name=self.seat.name)
+        self.face_up: list[str] = []
+        self.face_out: list[str] = []
+        self.waiting_cards = False
+        self.asked = 0
 
     @property
     def profi(self) -> bool:
@@ -122,20 +138,118 @@ class AlleMeineFarben(Game):
             return self.rng.choice(self.players), "lot"
         if len(self.players) == 1:
             return self.players[0], "table"
+        people = [p for p in self.players if self.seat is None or p != self.seat.name]
+        if len(people) == 1:  # a child alone with the assistant: the child starts
+            return people[0], "table"
         return None
 
     def _begin(self, player: str, chosen_by: str) -> list[Event]:
         self.turn = player
         self.stage = "play"
-        return [Event("first", {"player": player, "chosen_by": chosen_by}), self._turn_event()]
+        events = [Event("first", {"player": player, "chosen_by": chosen_by}), self._turn_event()]
+        return self._hold_for_cards(events, dealt=True)
+
+    # --- the assistant's face-up cards ------------------------------------------------
+    def unknown_cards(self) -> int:
+        """How many of the assistant's cards the table has not told it yet."""
+        if self.seat is None:
+            return 0
+        return self.hands[self.seat.name] - len(self.face_up)
+
+    def _hold_for_cards(self, events: list[Event], dealt: bool = False) -> list[Event]:
+        """If the assistant does not know all its cards, the turn waits: the turn event
+        is held back and the assistant asks which card(s) it holds."""
+        if self.seat is None or self.stage != "play" or self.unknown_cards() <= 0:
+            return events
+        turn = [i for i, e in enumerate(events) if e.type == "turn"]
+        if turn:
+            events = events[: turn[-1]] + events[turn[-1] + 1 :]
+        self.waiting_cards = True
+        self.asked = 0
+        return events + [self._cards_wanted(dealt)]
+
+    def _cards_wanted(self, dealt: bool | None = None, again: bool = False) -> Event:
+        assert self.seat is not None
+        if dealt is None:
+            dealt = not self.board and not self.face_out
+        person = left_of(self.players, self.seat.name)
+        return Event(
+            "assistant_cards_wanted",
+            {
+                "player": self.seat.name,
+                "count": self.unknown_cards(),
+                "dealt": dealt,
+                "again": again or self.asked > 0,
+                "helper": None if person == self.seat.name else person,
+                "known": list(self.face_up),
+            },
+        )
+
+    def _apply_cards(self, args: Mapping[str, JSON]) -> list[Event]:
+        if self.seat is None:
+            raise NotAllowed("no_assistant")
+        if not self.waiting_cards:
+            raise NotNow("assistant_knows_cards", player=self.seat.name, cards=list(self.face_up))
+        named = args.get("player")
+        if named is not None and named != self.seat.name:
+            raise NotAllowed("cards_of_assistant_only", player=str(named), assistant=self.seat.name)
+        colours = args.get("colours")
+        if not isinstance(colours, list) or not colours:
+            raise NotAllowed("unknown_colour", colour=str(colours))
+        for colour in colours:
+            if colour not in COLOURS:
+                raise NotAllowed("unknown_colour", colour=str(colour))
+        wanted = self.unknown_cards()
+        if len(colours) > wanted:
+            raise NotAllowed(
+                "assistant_too_many_cards", player=self.seat.name, count=wanted, said=len(colours)
+            )
+        for colour in dict.fromkeys(colours):
+            lying = self._placed_count(str(colour)) + self.face_out.count(str(colour))
+            if lying + self.face_up.count(str(colour)) + colours.count(colour) > COPIES:
+                raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
+        self.face_up.extend(str(c) for c in colours)
+        data: dict[str, JSON] = {"player": self.seat.name, "colours": list(colours)}
+        if self.unknown_cards() > 0:
+            self.asked = 0
+            return [Event("assistant_cards_noted", data), self._cards_wanted()]
+        self.waiting_cards = False
+        data["hand"] = list(self.face_up)
+        return [Event("assistant_cards_known", data), self._turn_event()]
+
+    def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
+        due = self._due_timer()
+        if due is None or dict(args) != dict(due.action.args):
+            raise NotNow("stale_timer")
+        self.asked += 1
+        return [self._cards_wanted()]
+
+    def timers(self) -> list[Timer]:
+        due = self._due_timer()
+        return [due] if due is not None else []
+
+    def _due_timer(self) -> Timer | None:
+        if not self.waiting_cards or self.asked >= ASK_AGAIN_TIMES:
+            return None
+        where = (len(self.board) + len(self.face_out)) * 10 + len(self.face_up)
+        return Timer(
+            f"amf:cards:{where}:{self.asked}",
+            ASK_AGAIN_SECONDS,
+            Action("timer", {"ask": self.asked, "at": where}),
+        )
 
     # --- what the session asks ------------------------------------------------------
     def current_player(self) -> str | None:
+        if self.waiting_cards:
+            return None  # anyone may say the assistant's cards
         return self.turn if self.stage == "play" else None
 
     def expecting(self) -> Expectation:
         if self.stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
+        if self.stage == "play" and self.waiting_cards:
+            intents = {"assistant_cards", "board_row", "board_column", "status", "allowed_colours"}
+            return Expectation(frozenset(intents), slots={"colour": COLOURS})
         if self.stage == "play":
             intents = {"place", "board_row", "board_column", "status"}
             if not self.profi:
@@ -153,6 +267,18 @@ class AlleMeineFarben(Game):
             ]
         if self.stage != "play":
             return []
+        if self.waiting_cards:
+            return [
+                Action("cards", {"colours": [c]})
+                for c in COLOURS
+                if self._placed_count(c) + self.face_out.count(c) + self.face_up.count(c) < COPIES
+            ]
+        if self.seat is not None and self.turn == self.seat.name:
+            allowed = self.allowed_colours()
+            hand = list(dict.fromkeys(self.face_up))
+            return [Action("place", {"colour": c}) for c in hand if c in allowed] + [
+                Action("pass", {"colour": c}) for c in hand
+            ]
         if self.profi:
             colours = [c for c in COLOURS if self._placed_count(c) < COPIES]
         else:
@@ -163,7 +289,14 @@ class AlleMeineFarben(Game):
         return actions
 
     # --- applying ------------------------------------------------------------------
+    def _cards_first(self) -> None:
+        """While the assistant waits to be told its cards, nobody places or passes."""
+        if self.waiting_cards:
+            assert self.seat is not None
+            raise NotNow("assistant_cards_first", **self._cards_wanted().data)
+
     def _apply_place(self, args: Mapping[str, JSON]) -> list[Event]:
+        self._cards_first()
         colour = args.get("colour")
         if colour not in COLOURS:
             raise NotAllowed("unknown_colour", colour=str(colour))
@@ -172,6 +305,10 @@ class AlleMeineFarben(Game):
             raise NotAllowed("wrong_object", named=named, number=self.number)
         if self._placed_count(str(colour)) >= COPIES:
             raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
+        player = self.turn
+        mine = self.seat is not None and player == self.seat.name
+        if mine and colour not in self.face_up:
+            raise NotAllowed("assistant_lacks_colour", player=player, colour=colour)
         if not self.profi:
             conflict = self.conflict(self.number, str(colour))
             if conflict is not None:
@@ -183,8 +320,9 @@ class AlleMeineFarben(Game):
                     other=other,
                     number=self.number,
                 )
-        player = self.turn
         self.board[self.number] = Card(str(colour), player, revealed=not self.profi)
+        if mine:
+            self.face_up.remove(str(colour))
         drew = self._discard_and_draw(player)
         number = self.number
         placed = "placed_hidden" if self.profi else "placed"
@@ -197,19 +335,34 @@ class AlleMeineFarben(Game):
         if number == CELLS:
             return events + (self._reveal() if self.profi else self._finish("all_coloured"))
         self.number += 1
-        return events + self._next_turn(left_of(self.players, player))
+        events += self._next_turn(left_of(self.players, player))
+        return self._hold_for_cards(events) if mine and drew else events
 
     def _apply_pass(self, args: Mapping[str, JSON]) -> list[Event]:
+        self._cards_first()
         if self.profi:
             raise NotAllowed("no_passing_in_profi")
         player = self.turn
+        mine = self.seat is not None and player == self.seat.name
+        colour = args.get("colour")
+        if colour is not None and not mine:
+            raise NotAllowed("unknown_argument", action="pass", argument="colour")
+        if mine and colour not in self.face_up:
+            raise NotAllowed("assistant_lacks_colour", player=player, colour=str(colour))
         if self.hands[player] == 0:  # cannot happen: players without cards are skipped
             raise NotAllowed("no_cards_to_pass")
+        if mine:
+            self.face_up.remove(str(colour))
+            self.face_out.append(str(colour))
         drew = self._discard_and_draw(player)
-        events = [Event("passed", {"player": player, "number": self.number, "drew": drew})]
+        data: dict[str, JSON] = {"player": player, "number": self.number, "drew": drew}
+        if mine:
+            data["colour"] = colour  # its cards lie face up: no secret
+        events = [Event("passed", data)]
         if drew and self.pile == 0:
             events.append(Event("pile_empty", {}))
-        return events + self._next_turn(left_of(self.players, player))
+        events += self._next_turn(left_of(self.players, player))
+        return self._hold_for_cards(events) if mine and drew else events
 
     def _discard_and_draw(self, player: str) -> bool:
         """The player's card leaves the hand; they draw one if the pile has any."""
@@ -351,11 +504,19 @@ class AlleMeineFarben(Game):
         }
         if self.profi and self.stage == "over":
             data["penalties"] = dict(self.penalties)
-        return [Event("status", data)]
+        events = [Event("status", data)]
+        if self.seat is not None and self.stage == "play":
+            cards = {"player": self.seat.name, "cards": list(self.face_up)}
+            events.append(Event("assistant_hand", cards))
+        return events
 
     def prompt(self) -> list[Event]:
         if self.stage == "choose_first":
             return [self._ask_first()]
+        if self.stage == "play" and self.waiting_cards:
+            # the whole question again ("and my other two?" alone would say too little)
+            partly = not self.board and not self.face_out and bool(self.face_up)
+            return [self._cards_wanted(again=partly)]
         if self.stage == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]
@@ -363,6 +524,8 @@ class AlleMeineFarben(Game):
     def describe(self, action: Action) -> Event:
         """Names ``action`` as taken in the current state (the state before it)."""
         data: dict[str, JSON] = {"player": self.turn, "number": self.number, **action.args}
+        if action.name == "cards" and self.seat is not None:
+            data["player"] = self.seat.name
         if action.name == "place" and self.profi:
             data.pop("colour", None)  # named aloud once at the table, never repeated
             return Event("action_place_hidden", data)
@@ -379,4 +542,8 @@ class AlleMeineFarben(Game):
             "board": {n: [c.colour, c.player, c.revealed] for n, c in self.board.items()},
             "penalties": dict(self.penalties),
             "outcome": self.outcome,
+            "face_up": list(self.face_up),
+            "face_out": list(self.face_out),
+            "waiting_cards": self.waiting_cards,
+            "asked": self.asked,
         }

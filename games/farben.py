@@ -49,6 +49,7 @@ from games.engine import (
     seats_from,
     winners,
 )
+from games.seat import seat_of
 from games.text import normalize
 
 COLOURS: tuple[str, ...] = (
@@ -77,7 +78,7 @@ TIME_LIMIT_RANGE = (10, 3600)
 WARNINGS = (30, 10)
 """Seconds left at which a timed turn is warned (only those shorter than the limit)."""
 
-OPTIONS = frozenset({"deck", "words", "time_limit"})
+OPTIONS = frozenset({"deck", "words", "time_limit", "assistant"})
 
 
 def load_deck(lang: str) -> list[tuple[str, str]]:
@@ -172,6 +173,7 @@ class Farben(Game):
         if not isinstance(deck, str):
             raise SetupError("unknown_deck", deck=str(deck), decks=list(DECKS))
         self.deck = deck
+        self.seat = seat_of(setup)  # the engine plays no differently; checked here
         self.time_limit = _time_limit(setup.options.get("time_limit"))
         self.cards: list[tuple[str, str]] = self._deal(_fixed_words(setup.options.get("words")))
         self.stacks_each = STACKS_EACH[len(self.players)]

@@ -190,3 +190,31 @@ def test_a_hanging_synthesiser_is_killed_in_time(monkeypatch, tmp_path):
     out.say("hello")
     out.close()
     assert len(notes) == 1 and "did not finish" in notes[0]
+
+
+def _median_pitch(path: Path) -> float:
+    """Median fundamental frequency (Hz) of the voiced 40 ms frames (autocorrelation)."""
+    with wave.open(str(path)) as w:
+        rate = w.getframerate()
+    x = samples(path)
+    n = int(0.04 * rate)
+    found = []
+    for i in range(0, len(x) - n, n):
+        frame = x[i : i + n] - x[i : i + n].mean()
+        if np.sqrt(np.mean(frame**2)) < 500:
+            continue
+        ac = np.correlate(frame, frame, "full")[n - 1 :]
+        low, high = int(rate / 400), int(rate / 70)
+        lag = low + int(np.argmax(ac[low:high]))
+        if ac[lag] > 0.3 * ac[0]:
+            found.append(rate / lag)
+    return float(np.median(found))
+
+
+@pytest.mark.parametrize(("lang", "text"), [("de", GERMAN), ("en", ENGLISH)])
+def test_the_assistant_seat_speaks_in_a_voice_of_its_own(synthesiser, tmp_path, lang, text):
+    """--assistant: its lines come in another espeak-ng voice, clearly higher."""
+    master, seat = tmp_path / "master.wav", tmp_path / "seat.wav"
+    synthesiser.save(text, lang, 170, master)
+    synthesiser.save(text, lang, 170, seat, seat=True)
+    assert _median_pitch(seat) > 1.3 * _median_pitch(master)

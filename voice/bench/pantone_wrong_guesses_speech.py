@@ -134,7 +134,7 @@ def main() -> int:
     for r in results:
         print(f"{args.lang} famous list {'on ' if r['famous_list'] else 'off'}: "
               f"{r['heard_as_said']}/{r['utterances']} heard as said, "
-              f"{r['snapped_to_deck_name']} snapped onto a deck name ({r['phrases']} phrases)")  # fmt: skip
+              f"{r['snapped_to_deck_name']} snapped onto a deck name ({r['phrases']} phrases)")  # noqa: E501  # fmt: skip
         for row in r["rows"]:
             print(f"   {row['said']!r:28} -> {row['heard']!r:32} {row['guess']}")
     return 0

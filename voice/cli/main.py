@@ -20,6 +20,9 @@ from typing import Any, Protocol
 
 from games.data import DataError
 from games.engine import Setup, SetupError
+from games.seat import GAMES as ASSISTANT_GAMES
+from games.seat import LEVELS as ASSISTANT_LEVELS
+from games.seat import seat_players
 from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
 from voice.cli.display import add_display_options, cmd_display, start_table_view
 from voice.cli.models import add_models_parser, cmd_models
@@ -128,6 +131,24 @@ def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
     )
     p.add_argument("--first", metavar="NAME", help="who starts (default: the game's own rule)")
     p.add_argument("--seed", type=int, help="seed for shuffling and drawing lots")
+    p.add_argument(
+        "--assistant",
+        metavar="NAME",
+        help="add a seat that farbspiel plays itself, called NAME "
+        "(farben; alle-meine-farben basic)",
+    )
+    p.add_argument(
+        "--assistant-level",
+        choices=ASSISTANT_LEVELS,
+        default="normal",
+        help="how well the assistant remembers and plans (default: normal)",
+    )
+    p.add_argument(
+        "--assistant-seat",
+        type=int,
+        metavar="N",
+        help="the assistant's seat, 1 = first (default: after the listed players)",
+    )
     p.add_argument("--save", type=Path, metavar="FILE", help="where to save the game")
 
 
@@ -244,15 +265,44 @@ def _default_save(game_id: str) -> Path:
     return data_dir() / "saves" / f"{game_id}-{stamp}.jsonl"
 
 
+def _with_assistant(
+    args: argparse.Namespace, players: tuple[str, ...]
+) -> tuple[tuple[str, ...], str | None]:
+    """The seat order with the assistant's seat (``--assistant``) added, and its name."""
+    if args.assistant is None:
+        if args.assistant_seat is not None:
+            raise UsageError("--assistant-seat needs --assistant NAME")
+        return players, None
+    if args.game not in ASSISTANT_GAMES:
+        raise UsageError(
+            f"the assistant can take a seat in {' and '.join(ASSISTANT_GAMES)}, not in {args.game}"
+        )
+    (name,) = players_option(args.assistant) if "," not in args.assistant else ("",)
+    if not name:
+        raise UsageError("--assistant takes one name, like --assistant Robo")
+    if normalize(name) in {normalize(p) for p in players}:
+        raise UsageError(
+            f"--assistant {name!r} sounds like a player's name; give the assistant another one"
+        )
+    try:
+        return seat_players(players, name, args.assistant_seat), name
+    except SetupError as exc:
+        raise UsageError(
+            f"--assistant-seat must be 1 to {exc.params['seats']} (the seats at this table)"
+        ) from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     adapter = adapter_for(args.game)
-    players = players_option(args.players)
+    players, assistant = _with_assistant(args, players_option(args.players))
     first = _first(args.first, players)
     rate = _check_rate(args.rate)
     if args.seed is not None and args.seed < 0:
         raise UsageError("--seed must be 0 or more")
     seed = args.seed if args.seed is not None else _dt.datetime.now().microsecond
     options = adapter.options(args, args.lang)
+    if assistant is not None:
+        options["assistant"] = {"name": assistant, "level": args.assistant_level}
     _check_audio_options(args)
     setup = Setup(players, seed, first, options)
     try:
@@ -443,6 +493,12 @@ _SETUP_TEXT = {
     "deck_too_small": "the deck has {cards} cards; this table needs at least {needed}",
     "bad_deck": "the deck has problems: {problems}",
     "player_named_like_team": "in a team game no player may be called like a team: {teams}",
+    "assistant_not_in_profi": "the assistant plays only the basic game; leave out --variant profi "
+    "or --assistant",
+    "bad_assistant": "the assistant's seat is damaged: {value}",
+    "assistant_not_seated": "the assistant {name!r} has no seat among the players",
+    "bad_assistant_level": "unknown assistant level {level!r}",
+    "bad_assistant_seat": "seat {seat} does not exist (1 to {seats})",
 }
 
 

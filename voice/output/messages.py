@@ -94,6 +94,9 @@ class Messages:
         self.terms.setdefault("colours", self.terms["colour"])
         self.words = self.templates.get("_words", {"and": "and", "or": "or"})
 
+    def has(self, key: str) -> bool:
+        return key in self.templates
+
     def render(self, key: str, data: Mapping[str, Any] | None = None) -> str | None:
         """The sentence for ``key`` filled with ``data``; ``None`` if ``key`` is silent."""
         template = self.templates.get(key)

@@ -60,6 +60,10 @@ class JsonOutput:
     def say(self, text: str) -> None:
         self.record({"type": "say", "text": text})
 
+    def say_as(self, text: str, speaker: str) -> None:
+        """A line of the assistant's seat: the speaker is part of the event."""
+        self.record({"type": "say", "text": text, "speaker": speaker})
+
     def record(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False, separators=(", ", ": "))
         print(line, file=self.stream, flush=True)
@@ -116,6 +120,15 @@ class MultiOutput:
     def say(self, text: str) -> None:
         for out in self.outputs:
             out.say(text)
+
+    def say_as(self, text: str, speaker: str) -> None:
+        """A line of the assistant's seat, in its own voice where an output has one."""
+        for out in self.outputs:
+            say_as = getattr(out, "say_as", None)
+            if say_as is not None:
+                say_as(text, speaker)
+            else:
+                out.say(text)
 
     def record(self, record: dict[str, Any]) -> None:
         for out in self.outputs:

@@ -127,12 +127,19 @@ class Synthesiser:
         if self._spare is None or self._spare.proc.poll() is not None:
             self._spare = _Worker()
 
-    def save(self, text: str, lang: str, rate: int, path: Path) -> float:
+    def save(self, text: str, lang: str, rate: int, path: Path, seat: bool = False) -> float:
         """Write ``text`` spoken in ``lang`` at ``rate`` words per minute to ``path``.
 
         Returns the duration in seconds. Raises :class:`TtsError`.
         """
-        request = {"text": text, "lang": lang, "rate": clamp_rate(rate), "path": str(path)}
+        request: dict[str, Any] = {
+            "text": text,
+            "lang": lang,
+            "rate": clamp_rate(rate),
+            "path": str(path),
+        }
+        if seat:  # the assistant's seat speaks in a voice of its own
+            request["seat"] = True
         with self._lock:
             for attempt in (1, 2):
                 worker = self._take()
@@ -186,7 +193,12 @@ class SpeechOutput:
         self._tmp = tempfile.TemporaryDirectory(prefix="farbspiel-tts-")
         self.synthesiser.prepare()
 
-    def say(self, text: str) -> None:
+    def say_as(self, text: str, speaker: str) -> None:
+        """A line of the assistant's seat, in its own voice (another espeak-ng variant
+        and pitch)."""
+        self.say(text, seat=True)
+
+    def say(self, text: str, seat: bool = False) -> None:
         if self.failed or not text.strip():
             return
         lost_at = self.output_lost_at
@@ -194,7 +206,10 @@ class SpeechOutput:
             return
         path = Path(self._tmp.name) / "say.wav"
         try:
-            self.synthesiser.save(text, self.lang, self.rate, path)
+            if seat:
+                self.synthesiser.save(text, self.lang, self.rate, path, seat=True)
+            else:
+                self.synthesiser.save(text, self.lang, self.rate, path)
         except TtsError as exc:
             self.failed = str(exc)
             self.synthesiser.close()

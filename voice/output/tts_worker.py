@@ -25,6 +25,12 @@ from typing import Any
 VOICE_LANGUAGES = {"de": ("de",), "en": ("en-us", "en-gb", "en")}
 """espeak-ng language codes to look for, best first."""
 
+SEAT_VARIANTS = ("f2", "f3", "m3")
+"""espeak-ng voice variants for the assistant's seat (--assistant), best first: a voice
+that sounds clearly unlike the game master's."""
+SEAT_PITCH = 70
+"""The seat's pitch (espeak-ng's default is 50), also where no variant is installed."""
+
 
 def choose_voice(espeak: Any, lang: str) -> str | None:
     """The identifier of an espeak-ng voice for ``lang`` (e.g. ``gmw/de``)."""
@@ -38,8 +44,11 @@ def choose_voice(espeak: Any, lang: str) -> str | None:
     return None
 
 
-def synthesise(espeak: Any, text: str, lang: str, rate: int, path: str) -> tuple[str, float]:
-    """Speak ``text`` into the WAV file ``path``; returns (voice, seconds)."""
+def synthesise(
+    espeak: Any, text: str, lang: str, rate: int, path: str, seat: bool = False
+) -> tuple[str, float]:
+    """Speak ``text`` into the WAV file ``path``; returns (voice, seconds). ``seat``: in
+    the assistant's own voice (another variant and a higher pitch)."""
     sample_rate = espeak.Initialize(espeak.AUDIO_OUTPUT_SYNCHRONOUS, 1000)
     if sample_rate <= 0:
         raise RuntimeError("espeak-ng does not start")
@@ -48,6 +57,12 @@ def synthesise(espeak: Any, text: str, lang: str, rate: int, path: str) -> tuple
         raise ValueError(f"no espeak-ng voice for {lang!r}")
     if espeak.SetVoiceByName(voice.encode("utf-8")) != espeak.EE_OK:
         raise RuntimeError(f"espeak-ng cannot use the voice {voice}")
+    if seat:
+        for variant in SEAT_VARIANTS:
+            if espeak.SetVoiceByName(f"{voice}+{variant}".encode()) == espeak.EE_OK:
+                voice = f"{voice}+{variant}"
+                break
+        espeak.SetParameter(espeak.PITCH, SEAT_PITCH, 0)
     espeak.SetParameter(espeak.RATE, int(rate), 0)
     pieces: list[bytes] = []
 
@@ -84,7 +99,12 @@ def main() -> int:
     try:
         request = json.loads(line)
         voice, seconds = synthesise(
-            _espeak, str(request["text"]), str(request["lang"]), request["rate"], request["path"]
+            _espeak,
+            str(request["text"]),
+            str(request["lang"]),
+            request["rate"],
+            request["path"],
+            bool(request.get("seat", False)),
         )
     except Exception as exc:  # noqa: BLE001
         _reply(ok=False, error=str(exc))

@@ -58,10 +58,21 @@ class SpeakingGate:
         self._spans: list[tuple[float, float]] = []
 
     def say(self, text: str) -> None:
+        self._gated(lambda: self.out.say(text))
+
+    def say_as(self, text: str, speaker: str) -> None:
+        """A line of the assistant's seat (in its own voice where the output has one)."""
+        say_as = getattr(self.out, "say_as", None)
+        if say_as is None:
+            self.say(text)
+        else:
+            self._gated(lambda: say_as(text, speaker))
+
+    def _gated(self, speak: Callable[[], None]) -> None:
         start = self.now()
         self.speaking = True
         try:
-            self.out.say(text)
+            speak()
         finally:
             self.speaking = False
             self._spans.append((start, self.now() + self.tail))

@@ -12,7 +12,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from games.assistant import Notes, next_turn, waits_for_hint
 from games.engine import Action, Event, Game, GameError, Setup, Timer, replay
+from games.seat import Seat, seat_of
 from voice.output.messages import Messages
 from voice.output.rate import DEFAULT_RATE, MAX_RATE, MIN_RATE, RATE_STEP, clamp_rate
 from voice.output.sinks import Output
@@ -31,6 +33,23 @@ TIMER_ACTION = "timer"
 
 # Global commands still heard while paused or while a yes/no answer is awaited.
 _ALWAYS = frozenset({"repeat", "help", "quit", "slower", "faster", "score", "whose_turn"})
+
+SEAT_EVENTS = "assistant_"
+"""Events whose type begins with this are the assistant's own words: said in its voice,
+with its name before them."""
+
+SEAT_OVERRIDE = "seat_"
+"""A game-master message ``seat_<event>`` replaces ``<event>`` when the event concerns the
+assistant's seat (nobody asks the assistant "your colour?" and waits)."""
+
+MAX_SEAT_STEPS = 100
+"""At most this many assistant moves in a row (a whole naming turn is a few)."""
+
+
+class _Spoken(str):
+    """A line said by the assistant seat (kept so that "repeat" says it in its voice)."""
+
+    speaker: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,10 @@ class Session:
         self._replayed = False
         self.clock: Callable[[], float] | None = None
         """The real clock, where there is one (virtual time in scripts leaves it unset)."""
+        self.seat: Seat | None = seat_of(setup)
+        """The seat farbspiel plays itself (``--assistant``), if any."""
+        self.seat_notes = Notes()
+        self._seat_acting = False
 
     # --- life cycle ------------------------------------------------------------------
     def start(self, resumed: bool = False, note_dropped_tail: bool = False) -> None:
@@ -131,6 +154,7 @@ class Session:
         self._sync_timers(self._active(self._now))
         if self.game.is_over():
             self.finished = True
+        self._play_seat()
 
     def check_replay(self) -> None:
         """Replay the given actions now; raises :class:`JournalError` if they do not fit."""
@@ -187,6 +211,7 @@ class Session:
         if phase.quiet and (intent is None or intent.name not in phase.intents):
             # A story or a hint word: the assistant stays quiet and lets the table talk.
             self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
+            self._seat_heard_talk()
             return
         if intent is None:
             key = "too_long" if len(text) > MAX_CHARS else "not_understood"
@@ -194,6 +219,7 @@ class Session:
             self._say_only([Event(key)])
             return
         self._handle(intent, min(confidence, intent.score), phase)
+        self._play_seat()
 
     def hear_speech(self, transcript: Transcript) -> None:
         """Handle one recognised utterance: the play policy decides whether to act on it,
@@ -217,6 +243,8 @@ class Session:
             }
         )
         if verdict.decision is Decision.IGNORE:
+            if phase.quiet:
+                self._seat_heard_talk()
             return
         if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
             self._say_only([Event("yes_or_no" if answering else "say_again")])
@@ -224,6 +252,7 @@ class Session:
         # the policy has decided; the confidence only tells _move whether to confirm
         sure = 1.0 if verdict.decision is Decision.ACT else 0.0
         self._handle(verdict.intent, sure, phase)
+        self._play_seat()
 
     def is_move(self, intent: Intent) -> bool:
         """Intents that change the game (and so are worth a confirmation)."""
@@ -279,16 +308,72 @@ class Session:
             return
         self._apply(action)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action) -> bool:
         try:
             events = self.game.apply(action)
         except GameError as exc:
             self._refuse(exc.key, exc.params)
-            return
+            return False
         self._record_action(action)
         self._respond(events)
         if self.game.is_over():
             self.finished = True
+        return True
+
+    # --- the assistant's seat ------------------------------------------------------------
+    def _play_seat(self) -> None:
+        """Let the assistant take its turn(s), if the game waits for it: it says what it
+        does in its own voice, and its actions are applied (and journalled) like a
+        player's. Its words and the game's answers are one response for "repeat"."""
+        if self.seat is None or self._seat_acting:
+            return
+        self._seat_acting = True
+        try:
+            started = False
+            for _ in range(MAX_SEAT_STEPS):
+                if self.finished or self._pending is not None or self.paused:
+                    break
+                turn = next_turn(self.game, self.seat, self.seat_notes)
+                if turn is None:
+                    break
+                if not started:
+                    self._response = []
+                    started = True
+                self._emit(turn.say)
+                if turn.action is None:
+                    break
+                if not self._apply(turn.action):
+                    break  # cannot happen: the assistant only makes legal moves
+            if started and self._response:
+                self._last_response = self._response
+            self._sync_timers(self._active(self._now))
+        finally:
+            self._seat_acting = False
+
+    def _seat_heard_talk(self) -> None:
+        """Table talk while the assistant waits for the hint word it asked for: that was
+        the hint, so it names the colour now."""
+        if self.seat is not None and waits_for_hint(self.game, self.seat):
+            self.seat_notes.hint_heard = True
+            self._play_seat()
+
+    def seat_moves(self, actions: Sequence[Action]) -> set[int]:
+        """Which of ``actions`` (from the start of the game) the assistant made: those it
+        would make in the state before them."""
+        if self.seat is None:
+            return set()
+        game = self.adapter.create(self.setup)
+        game.start()
+        found: set[int] = set()
+        for index, action in enumerate(actions):
+            turn = next_turn(game, self.seat, Notes(hint_heard=True))
+            if turn is not None and turn.action == action:
+                found.add(index)
+            try:
+                game.apply(action)
+            except GameError:
+                break
+        return found
 
     def _record_action(self, action: Action) -> None:
         """Journal first (so a crash loses nothing announced), then remember."""
@@ -368,7 +453,16 @@ class Session:
             t for e in self.game.prompt() if e.to is None and (t := self._render(e)) is not None
         ]
         for text in lines:
-            self.out.say(text)
+            self._say_line(text)
+
+    def _say_line(self, text: str) -> None:
+        """Say one line; the assistant's lines in its own voice where the output has one."""
+        speaker = getattr(text, "speaker", None)
+        say_as = getattr(self.out, "say_as", None)
+        if speaker is not None and say_as is not None:
+            say_as(str(text), speaker)
+        else:
+            self.out.say(str(text))
 
     def _help(self) -> None:
         if self.paused:
@@ -401,9 +495,12 @@ class Session:
         self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
 
     def _undo_count(self) -> int:
-        """Actions to take back: the last move, with any timer actions after it."""
+        """Actions to take back: the last move of a person at the table, with any timer
+        actions and the assistant's moves after it (the assistant would only make them
+        again at once)."""
+        seat = self.seat_moves(self.actions)
         for back, action in enumerate(reversed(self.actions), start=1):
-            if action.name != TIMER_ACTION:
+            if action.name != TIMER_ACTION and len(self.actions) - back not in seat:
                 return back
         return 0
 
@@ -422,6 +519,7 @@ class Session:
             self._journal(lambda j: j.append_undo(pending.count))
             self._timers.clear()
             self.finished = False
+            self.seat_notes = Notes()
             self._respond([Event("undone")] + self.game.prompt())
             self._sync_timers(self._active(self._now))
         elif pending.kind == "quit":
@@ -472,7 +570,12 @@ class Session:
         return now - self._clock_start - paused
 
     def tick(self, now: float) -> None:
-        """Let time pass up to ``now``: due timers apply their actions, in order."""
+        """Let time pass up to ``now``: due timers apply their actions, in order (and the
+        assistant takes the turn a timer may have given it)."""
+        self._run_timers(now)
+        self._play_seat()
+
+    def _run_timers(self, now: float) -> None:
         self._now = max(self._now, now)
         if self.paused or self.finished:
             return
@@ -524,7 +627,20 @@ class Session:
 
     # --- output ----------------------------------------------------------------------------
     def _render(self, event: Event) -> str | None:
-        return self.messages.render(event.type, event.data)
+        key = event.type
+        seat = self.seat
+        if seat is not None and event.data.get("player") == seat.name:
+            if key.startswith(SEAT_EVENTS):
+                text = self.messages.render(key, event.data)
+                if text is None:
+                    return None
+                data = {"player": seat.name, "text": text}
+                line = _Spoken(self.messages.render("assistant_voice", data) or text)
+                line.speaker = seat.name
+                return line
+            if self.messages.has(SEAT_OVERRIDE + key):
+                key = SEAT_OVERRIDE + key
+        return self.messages.render(key, event.data)
 
     def _describe(self, game: Game, action: Action) -> str:
         event = game.describe(action)
@@ -537,7 +653,7 @@ class Session:
                 continue
             text = self._render(event)
             if text:
-                self.out.say(text)
+                self._say_line(text)
                 self._response.append(text)
             if event.type not in _SESSION_KEYS:  # session answers are recorded where made
                 self.out.record(event.to_json())
@@ -565,8 +681,10 @@ class Session:
         self.private.record(event.to_json())
 
     def _respond(self, events: Iterable[Event]) -> None:
-        """Say ``events``; they become what "repeat" says again."""
-        self._response = []
+        """Say ``events``; they become what "repeat" says again (with all the assistant
+        says and does in one go, while it takes its turn)."""
+        if not self._seat_acting:
+            self._response = []
         self._missing_told: set[str] = set()
         self._emit(events)
         if self._response:
@@ -577,7 +695,7 @@ class Session:
         for event in events:
             text = self._render(event)
             if text:
-                self.out.say(text)
+                self._say_line(text)
 
     def notice(self, key: str, params: dict[str, Any] | None = None, prompt: bool = False) -> None:
         """Tell the table about something outside the game (the microphone went away or

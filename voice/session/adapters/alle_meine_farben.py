@@ -8,9 +8,11 @@ from typing import Any
 
 from games.alle_meine_farben import VARIANTS, AlleMeineFarben
 from games.data import load
+from games.engine import Action, Game
 from voice.errors import UsageError
-from voice.output.messages import Term, TermMaker
+from voice.output.messages import Term, TermMaker, colour_term
 from voice.session.adapters.base import GameAdapter
+from voice.understanding.intents import Intent
 
 # German article forms by gender: nominative, accusative, dative.
 _ARTICLES = {"m": ("der", "den", "dem"), "f": ("die", "die", "der"), "n": ("das", "das", "dem")}
@@ -69,6 +71,18 @@ class AlleMeineFarbenAdapter(GameAdapter):
             )
         return {"variant": variant}
 
+    def action_for(self, intent: Intent, game: Game) -> Action:
+        if intent.name == "assistant_cards":
+            slots = intent.slots
+            colours = [slots[k] for k in ("first", "second", "third") if k in slots]
+            args: dict[str, Any] = {"colours": colours}
+            if "player" in slots:
+                args["player"] = slots["player"]
+            return Action("cards", args)
+        return super().action_for(intent, game)
+
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         obj = object_term(lang)
-        return {"number": obj, "other": obj, "named": obj}
+        colour = colour_term(lang)
+        cards = {k: colour for k in ("hand", "known", "cards", "assistant_cards")}
+        return {"number": obj, "other": obj, "named": obj, **cards}
