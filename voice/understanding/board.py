@@ -178,6 +178,7 @@ class BoardNameParser(NameParser):
     ) -> None:
         super().__init__(grammar, intent, slot, cards, others)
         self.board = BoardReader(grammar)
+        self._names = {form for forms in [*cards, *others] for form in forms}
 
     def parse(
         self,
@@ -189,7 +190,12 @@ class BoardNameParser(NameParser):
         if result is not None and result.name == "board":
             items = self.board.read(text)  # a template sentence: read it the same way
             return Intent("board", {"items": items}, result.text, result.score) if items else None
-        if result is not None and result.score >= 1.0:
+        unknown_name = (
+            result is not None
+            and result.name == self.intent
+            and result.slots.get(self.slot) not in self._names
+        )  # in a guess window anything is a guess; a board description still is one
+        if result is not None and result.score >= 1.0 and not unknown_name:
             return result  # an exact sentence of the templates wins
         if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
             items = self.board.read(text)
