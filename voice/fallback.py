@@ -269,10 +269,12 @@ def refused(
     tokens = fallback.tokens(norm)
     if not tokens:
         return False
+    spans = fallback.spans(tokens)
+    inside = {i for span in spans for i in range(span.start, span.end)}  # "Hope", a word card
     refusal = words.get("refusal", frozenset())
     hedge = words.get("hedge", frozenset())
-    for token in tokens:
-        if token in refusal or token in hedge or token.endswith("n't"):
+    for i, token in enumerate(tokens):
+        if i not in inside and (token in refusal or token in hedge or token.endswith("n't")):
             return True
     first = norm.split()[0]
     if first in words.get("question_start", frozenset()):
@@ -284,7 +286,7 @@ def refused(
     ):
         return True
     seen: dict[str, Any] = {}
-    for span in fallback.spans(tokens):
+    for span in spans:
         if span.slot in seen and seen[span.slot] != span.value:
             return True
         seen[span.slot] = span.value

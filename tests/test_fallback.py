@@ -1,0 +1,146 @@
+"""Never a move the player did not make (the guard), and the guarded fallback for what the
+templates miss (voice/fallback.py), typed and spoken, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import Setup
+from voice.adapters import adapter_for
+from voice.asr.base import Thresholds, Transcript
+from voice.fallback import refused
+from voice.output import RecordingOutput
+from voice.session import Session
+
+VOSK_LIKE = Thresholds(act=0.9, confirm=0.5, answer=0.5, affirm=0.75, ignore=0.3)
+
+
+def amf(lang: str, *before: str) -> tuple[Session, RecordingOutput]:
+    out = RecordingOutput()
+    setup = Setup(("Anna", "Ben"), 0, "Anna", {"variant": "basic"})
+    session = Session(adapter_for("alle-meine-farben"), lang, setup, out)
+    session.start()
+    for line in before:
+        session.hear(line)
+    out.said.clear()
+    out.records.clear()
+    return session, out
+
+
+def test_the_probe_a_negated_move_places_nothing() -> None:
+    """farbspiel play alle-meine-farben --players Anna,Ben --first Anna --lang de"""
+    session, _ = amf("de", "Ich male den Ball rot an")
+    assert [a.args for a in session.actions] == [{"object": 1, "colour": "red"}]
+    session.hear("der Hut wird nicht gelb")
+    assert len(session.actions) == 1
+    assert session.awaiting is None
+
+
+REFUSED = {
+    "de": [
+        "der Hut wird nicht gelb",
+        "die Säge nicht gelb",
+        "kein rot",
+        "bloß nicht blau",
+        "Ich male den Hut rot und grün an",
+        "Nehm ich blau?",
+        "soll ich blau nehmen",
+        "blau oder lieber grün",
+        "ich wünschte, der Hut wäre blau",
+        "Ben, nimm doch lila",
+        "du solltest lila nehmen",
+    ],
+    "en": [
+        "the hat is not yellow",
+        "not yellow",
+        "no red",
+        "don't make it blue",
+        "I'll colour the hat red and green",
+        "should I play blue",
+        "blue or green",
+        "I wish the hat were blue",
+        "Ben, play purple",
+        "you could do green",
+    ],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in REFUSED.items() for t in v])
+def test_refused_forms_are_no_move_typed_or_spoken(lang: str, text: str) -> None:
+    session, _ = amf(lang, "rot" if lang == "de" else "red")
+    moves = len(session.actions)
+    session.hear(text)
+    assert len(session.actions) == moves and session.awaiting is None
+    session.policy = session.policy.for_recogniser(type("R", (), {"thresholds": VOSK_LIKE}))
+    session.hear_speech(Transcript(text.lower().replace("?", "").replace(",", ""), 0.99))
+    assert len(session.actions) == moves and session.awaiting is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "ok"),
+    [
+        ("de", "Nehm ich blau?", True),
+        ("de", "kann ich rot nehmen", False),
+        ("en", "can I do blue?", True),
+        ("en", "is red allowed", False),
+    ],
+)
+def test_a_question_about_a_colour_is_answered(lang: str, text: str, ok: bool) -> None:
+    session, out = amf(lang, "rot" if lang == "de" else "red")  # red lies in row 1
+    session.hear(text)
+    assert len(session.actions) == 1
+    answer = out.said[-1]
+    assert answer.startswith(("Ja", "Yes") if ok else ("Nein", "No"))
+
+
+def test_a_fallback_guess_is_confirmed_before_it_counts() -> None:
+    """No template says it this way; every word is one the templates use: asked first."""
+    session, out = amf("de")
+    session.hear("rot mache ich den Ball an")
+    assert session.awaiting is not None and session.awaiting[0] == "move"
+    assert session.actions == []
+    session.hear("ja")
+    assert session.actions[-1].args == {"colour": "red", "object": 1}
+
+
+def test_a_pronoun_stands_for_the_object_in_play() -> None:
+    session, _ = amf("de", "blau")
+    session.hear("ich mal ihn lila an")  # den Hut
+    assert session.actions[-1].args["colour"] == "purple"
+    session, _ = amf("en", "blue")
+    session.hear("paint this one purple")
+    assert session.actions[-1].args["colour"] == "purple"
+
+
+def test_words_no_template_uses_are_never_guessed() -> None:
+    session, _ = amf("de")
+    for text in ("meine Jacke ist auch rot", "rot ist doof", "Opa hatte einen roten Hut"):
+        session.hear(text)
+    assert session.actions == [] and session.awaiting is None
+
+
+PHASES = {
+    "de": {"alle-meine-farben": ["blau"], "farben": ["Jonas fängt an", "das erste", "bereit"]},
+    "en": {"alle-meine-farben": ["blue"], "farben": ["Ben starts", "the first one", "ready"]},
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_what_a_recogniser_can_output_is_never_refused(lang: str) -> None:
+    """Every phrase of a guarded move the recognisers listen for, in several phases, is
+    understood as that move: the guard never turns a template sentence away."""
+    for game, lines in PHASES[lang].items():
+        adapter = adapter_for(game)
+        players = ("Anna", "Jonas", "Mia") if lang == "de" else ("Anna", "Ben", "Cem")
+        setup = Setup(players, 0, "Anna" if game != "farben" else None, adapter.default_options(lang))
+        session = Session(adapter, lang, setup, RecordingOutput())
+        session.start()
+        for line in ["", *lines]:
+            if line:
+                session.hear(line)
+            phase = session.phase()
+            guarded = phase.intents & session.grammar.guarded_intents
+            phrases = [p for p, i in session.grammar.phrases(guarded, phase.slots) if i in guarded]
+            for phrase in phrases[:: max(1, len(phrases) // 150)]:
+                found = session.parser.parse(phrase, phase.intents, phase.slots)
+                assert found is not None and found.name in guarded, (line, phrase)
