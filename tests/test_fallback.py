@@ -3,12 +3,15 @@ templates miss (voice/fallback.py), typed and spoken, in both languages."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.engine import Setup
 from voice.adapters import adapter_for
 from voice.asr.base import Thresholds, Transcript
 from voice.fallback import refused
+from voice.grammar import normalize
 from voice.output import RecordingOutput
 from voice.session import Session
 
@@ -144,3 +147,67 @@ def test_what_a_recogniser_can_output_is_never_refused(lang: str) -> None:
             for phrase in phrases[:: max(1, len(phrases) // 150)]:
                 found = session.parser.parse(phrase, phase.intents, phase.slots)
                 assert found is not None and found.name in guarded, (line, phrase)
+
+
+HINTS = {
+    "de": [
+        "einen Tipp von Lena",
+        "Lena, gib mir bitte einen Tipp",
+        "Lena einen Hinweis bitte",
+        "Lena Tipp",
+        "ich brauche einen Tipp von Lena",
+        "kann ich einen Hinweis von Lena haben",
+        "kann ich bitte einen Tipp von Lena bekommen",
+        "Lena, kannst du mir einen Tipp geben",
+        "gib mir einen Tipp, Lena",
+        "Tipp bitte von Lena",
+    ],
+    "en": [
+        "a hint from Anna",
+        "Anna, give me a hint please",
+        "Anna a hint please",
+        "Anna hint",
+        "can I have a hint from Anna",
+        "give me a hint from Anna",
+        "I need a hint from Anna",
+        "give me a hint, Anna",
+        "Anna, can you give me a hint",
+        "could I get a hint from Anna",
+        "a clue from Anna",
+    ],
+}
+GOLDEN = Path(__file__).parent / "golden" / "farben"
+
+
+def _script(lang: str, upto: int) -> list[str]:
+    raw = (GOLDEN / f"three-players-{lang}.script").read_text(encoding="utf-8").splitlines()
+    return [line.split("#", 1)[0].strip() for line in raw[:upto] if line.split("#", 1)[0].strip()]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_way_of_asking_for_a_hint_works_typed_and_spoken_on_every_stack(lang: str) -> None:
+    """Name first or last, Tipp or Hinweis, "can I have / give me / I need": understood
+    typed, and among the sentences the recognisers listen for, on the first stack and on
+    a later one."""
+    if lang == "de":
+        players, words = ("Lena", "Jonas", "Mia"), "Schule/Urlaub,Kindheit/Winter,Oma/Küche,Erfolg/Montag,Sommer/Angst,Liebe/Wald,Musik/Krankenhaus,Geburtstag/Sonntag,Meer/Prüfung,Freundschaft/Herbst"
+        stacks = {107: "Musik", 125: None}  # the first stack; the second (Erfolg)
+    else:
+        players, words = ("Anna", "Ben", "Cem"), "School/Holiday,Childhood/Winter,Grandmother/Kitchen,Success/Monday,Summer/Fear,Love/Forest,Music/Hospital,Birthday/Sunday,Sea/Exam,Friendship/Autumn"
+        stacks = {116: "Summer", 134: None}  # the first stack; the second (Friendship)
+    cards = [card.split("/") for card in words.split(",")]
+    for upto, stack in stacks.items():
+        setup = Setup(players, 3, None, {"deck": lang, "words": cards})
+        session = Session(adapter_for("farben"), lang, setup, RecordingOutput())
+        session.start()
+        for line in _script(lang, upto) + ([stack] if stack else []):
+            session.hear(line)
+        phase = session.phase()
+        assert "hint" in phase.intents, (stack, session.game.phase)
+        heard = set(session.phrases())
+        for text in HINTS[lang]:
+            found = session.parser.parse(text, phase.intents, phase.slots)
+            giver = "Lena" if lang == "de" else "Anna"
+            assert found is not None and found.name == "hint", text
+            assert found.slots.get("player") == giver, text
+            assert normalize(text) in heard, text

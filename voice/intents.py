@@ -9,11 +9,11 @@ table talk never turns into a move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from hassil import recognize_all
+from hassil import Intents, recognize_all
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
@@ -67,6 +67,7 @@ class IntentParser:
         self.grammar = grammar
         self.fuzzy_cutoff = fuzzy_cutoff
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
+        self._subsets: dict[frozenset[str], Intents] = {}
 
     def parse(
         self,
@@ -156,10 +157,21 @@ class IntentParser:
         return " ".join(words)
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """The best exact match: an intent the phase allows first (tried on its own, which
+        is faster), then any other, so the caller can say "not now"."""
+        if allowed is not None:
+            found = self._exact_in(norm, self._intents_of(allowed), allowed)
+            if found is not None:
+                return found
+        return self._exact_in(norm, self.grammar.intents, allowed)
+
+    def _exact_in(
+        self, norm: str, intents: Intents, allowed: frozenset[str] | None
+    ) -> Intent | None:
         best: tuple[tuple[bool, int], Intent] | None = None
         for result in recognize_all(
             norm,
-            self.grammar.intents,
+            intents,
             slot_lists=self.grammar.slot_lists,
             language=self.grammar.lang,
         ):
@@ -169,6 +181,18 @@ class IntentParser:
             if best is None or rank > best[0]:
                 best = (rank, Intent(name, slots, norm, 1.0))
         return best[1] if best else None
+
+    def _intents_of(self, allowed: frozenset[str]) -> Intents:
+        found = self._subsets.get(allowed)
+        if found is None:
+            if len(self._subsets) > 64:
+                self._subsets.clear()
+            every = self.grammar.intents
+            found = replace(
+                every, intents={k: v for k, v in every.intents.items() if k in allowed}
+            )
+            self._subsets[allowed] = found
+        return found
 
     def _fuzzy(
         self,
