@@ -10,7 +10,6 @@ import pytest
 from games.engine import Setup
 from voice.adapters import adapter_for
 from voice.asr.base import Thresholds, Transcript
-from voice.fallback import refused
 from voice.grammar import normalize
 from voice.output import RecordingOutput
 from voice.session import Session
@@ -135,7 +134,8 @@ def test_what_a_recogniser_can_output_is_never_refused(lang: str) -> None:
     for game, lines in PHASES[lang].items():
         adapter = adapter_for(game)
         players = ("Anna", "Jonas", "Mia") if lang == "de" else ("Anna", "Ben", "Cem")
-        setup = Setup(players, 0, "Anna" if game != "farben" else None, adapter.default_options(lang))
+        first = "Anna" if game != "farben" else None
+        setup = Setup(players, 0, first, adapter.default_options(lang))
         session = Session(adapter, lang, setup, RecordingOutput())
         session.start()
         for line in ["", *lines]:
@@ -190,10 +190,18 @@ def test_every_way_of_asking_for_a_hint_works_typed_and_spoken_on_every_stack(la
     typed, and among the sentences the recognisers listen for, on the first stack and on
     a later one."""
     if lang == "de":
-        players, words = ("Lena", "Jonas", "Mia"), "Schule/Urlaub,Kindheit/Winter,Oma/Küche,Erfolg/Montag,Sommer/Angst,Liebe/Wald,Musik/Krankenhaus,Geburtstag/Sonntag,Meer/Prüfung,Freundschaft/Herbst"
+        players = ("Lena", "Jonas", "Mia")
+        words = (
+            "Schule/Urlaub,Kindheit/Winter,Oma/Küche,Erfolg/Montag,Sommer/Angst,Liebe/Wald,"
+            "Musik/Krankenhaus,Geburtstag/Sonntag,Meer/Prüfung,Freundschaft/Herbst"
+        )
         stacks = {107: "Musik", 125: None}  # the first stack; the second (Erfolg)
     else:
-        players, words = ("Anna", "Ben", "Cem"), "School/Holiday,Childhood/Winter,Grandmother/Kitchen,Success/Monday,Summer/Fear,Love/Forest,Music/Hospital,Birthday/Sunday,Sea/Exam,Friendship/Autumn"
+        players = ("Anna", "Ben", "Cem")
+        words = (
+            "School/Holiday,Childhood/Winter,Grandmother/Kitchen,Success/Monday,Summer/Fear,"
+            "Love/Forest,Music/Hospital,Birthday/Sunday,Sea/Exam,Friendship/Autumn"
+        )
         stacks = {116: "Summer", 134: None}  # the first stack; the second (Friendship)
     cards = [card.split("/") for card in words.split(",")]
     for upto, stack in stacks.items():

@@ -34,8 +34,7 @@ def test_corpus_meets_the_targets(name: str) -> None:
     results = outcomes(name)
     (summary,) = summarise(results)
     wrong = [
-        f"{o.case.text!r} -> {o.got}{' (asked)' if o.confirmed else ''}"
-        for o in failures(results)
+        f"{o.case.text!r} -> {o.got}{' (asked)' if o.confirmed else ''}" for o in failures(results)
     ]
     assert summary.natural_rate >= TARGET_NATURAL, wrong
     assert summary.talk_applied == 0, wrong

@@ -89,9 +89,7 @@ class Fallback:
         self.list_slot = _list_slots(grammar)
         self.models = self._train()
         self._values = self._value_index()
-        self._single = {
-            key[0]: hit for key, hit in self._values.items() if len(key) == 1
-        }
+        self._single = {key[0]: hit for key, hit in self._values.items() if len(key) == 1}
         self._fuzzy_keys = [w for w in self._single if len(w) >= MIN_FUZZY_VALUE]
         self._skip = sorted(
             (tuple(s.split()) for s in (*grammar.skip_words, *self.words.get("filler", ()))),
@@ -292,9 +290,7 @@ def refused(
         seen[span.slot] = span.value
     # A value the meaning leaves out belongs to another sentence: "Ben, play purple" is
     # advice to Ben, not Anna's move.
-    return meaning is not None and any(
-        slot in VALUE_SLOTS and slot not in meaning for slot in seen
-    )
+    return meaning is not None and any(slot in VALUE_SLOTS and slot not in meaning for slot in seen)
 
 
 def _list_slots(grammar: Grammar) -> dict[str, str]:

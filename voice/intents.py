@@ -188,9 +188,7 @@ class IntentParser:
             if len(self._subsets) > 64:
                 self._subsets.clear()
             every = self.grammar.intents
-            found = replace(
-                every, intents={k: v for k, v in every.intents.items() if k in allowed}
-            )
+            found = replace(every, intents={k: v for k, v in every.intents.items() if k in allowed})
             self._subsets[allowed] = found
         return found
 

@@ -83,8 +83,8 @@ def corpus_files(game: str | None = None, lang: str | None = None) -> list[Path]
     files = sorted(CORPORA.glob("*.yaml"))
     out = []
     for path in files:
-        g, _, l = path.stem.rpartition(".")
-        if (game is None or g == game) and (lang is None or l == lang):
+        its_game, _, its_lang = path.stem.rpartition(".")
+        if (game is None or its_game == game) and (lang is None or its_lang == lang):
             out.append(path)
     return out
 
@@ -111,7 +111,8 @@ def load_cases(path: Path) -> list[Case]:
             raise CorpusError(f"{where}: needs text or texts")
         if ("expect" in entry) == bool(entry.get("never_move")):
             raise CorpusError(f"{where}: needs exactly one of expect and never_move: true")
-        conf = {**base, **{k: entry[k] for k in ("players", "first", "seed", "options") if k in entry}}
+        own = {k: entry[k] for k in ("players", "first", "seed", "options") if k in entry}
+        conf = {**base, **own}
         options = {**adapter.default_options(lang), **(conf.get("options") or {})}
         setup = Setup(
             tuple(conf.get("players") or ("Anna", "Ben", "Cem")),
@@ -124,9 +125,8 @@ def load_cases(path: Path) -> list[Case]:
         if expect is not None:
             expect = {"intent": expect.get("intent"), "slots": dict(expect.get("slots") or {})}
         for text in texts:
-            cases.append(
-                Case(game, lang, str(text), setup, before, expect, entry.get("known_failure"), where)
-            )
+            failure = entry.get("known_failure")
+            cases.append(Case(game, lang, str(text), setup, before, expect, failure, where))
     return cases
 
 
@@ -224,9 +224,7 @@ def same_meaning(
         return False
 
     def informative(slots: Mapping[str, Any]) -> dict[str, Any]:
-        return {
-            k: v for k, v in slots.items() if not (k in fixed and tuple(fixed[k]) == (v,))
-        }
+        return {k: v for k, v in slots.items() if not (k in fixed and tuple(fixed[k]) == (v,))}
 
     return informative(intent.slots) == informative(expect.get("slots") or {})
 
