@@ -67,7 +67,7 @@ class IntentParser:
         self.grammar = grammar
         self.fuzzy_cutoff = fuzzy_cutoff
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
-        self._subsets: dict[frozenset[str], Intents] = {}
+        self._subsets: dict[tuple[frozenset[str], bool], Intents] = {}
 
     def parse(
         self,
@@ -159,11 +159,12 @@ class IntentParser:
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """The best exact match: an intent the phase allows first (tried on its own, which
         is faster), then any other, so the caller can say "not now"."""
-        if allowed is not None:
-            found = self._exact_in(norm, self._intents_of(allowed), allowed)
-            if found is not None:
-                return found
-        return self._exact_in(norm, self.grammar.intents, allowed)
+        if allowed is None:
+            return self._exact_in(norm, self.grammar.intents, allowed)
+        found = self._exact_in(norm, self._intents_of(allowed, True), allowed)
+        if found is not None:
+            return found
+        return self._exact_in(norm, self._intents_of(allowed, False), allowed)
 
     def _exact_in(
         self, norm: str, intents: Intents, allowed: frozenset[str] | None
@@ -182,14 +183,17 @@ class IntentParser:
                 best = (rank, Intent(name, slots, norm, 1.0))
         return best[1] if best else None
 
-    def _intents_of(self, allowed: frozenset[str]) -> Intents:
-        found = self._subsets.get(allowed)
+    def _intents_of(self, allowed: frozenset[str], inside: bool) -> Intents:
+        """The grammar's intents in ``allowed`` (``inside``) or the others."""
+        key = (allowed, inside)
+        found = self._subsets.get(key)
         if found is None:
             if len(self._subsets) > 64:
                 self._subsets.clear()
             every = self.grammar.intents
-            found = replace(every, intents={k: v for k, v in every.intents.items() if k in allowed})
-            self._subsets[allowed] = found
+            chosen = {k: v for k, v in every.intents.items() if (k in allowed) == inside}
+            found = replace(every, intents=chosen)
+            self._subsets[key] = found
         return found
 
     def _fuzzy(
