@@ -219,3 +219,16 @@ def test_every_way_of_asking_for_a_hint_works_typed_and_spoken_on_every_stack(la
             assert found is not None and found.name == "hint", text
             assert found.slots.get("player") == giver, text
             assert normalize(text) in heard, text
+
+
+def test_a_player_called_will_is_no_question() -> None:
+    adapter = adapter_for("farben")
+    setup = Setup(("Will", "May", "Hope"), 0, None, adapter.default_options("en"))
+    session = Session(adapter, "en", setup, RecordingOutput())
+    for text, player in (("Will played blue", "Will"), ("May had red", "May")):
+        found = session.parser.parse(text, frozenset({"name_colour"}), {})
+        assert found is not None and found.slots == {
+            "player": player,
+            "colour": found.slots["colour"],
+        }
+    assert session.parser.parse("did Will play blue", frozenset({"name_colour"}), {}) is None

@@ -275,10 +275,12 @@ def refused(
         if i not in inside and (token in refusal or token in hedge or token.endswith("n't")):
             return True
     first = norm.split()[0]
-    if first in words.get("question_start", frozenset()):
+    named = tokens[0] == first and 0 in inside  # a player called Will or May
+    if not named and first in words.get("question_start", frozenset()):
         return True
     if (
-        len(tokens) > 1
+        not named
+        and len(tokens) > 1
         and first in words.get("question_verb", frozenset())
         and tokens[1] in words.get("subject", frozenset())
     ):
