@@ -465,9 +465,13 @@ class AlleMeineFarben(Game):
             raise NotAllowed("secret_in_profi")
         if self.stage != "play":
             raise NotNow("nothing_to_colour")
-        return [
-            Event("allowed_colours", {"number": self.number, "colours": self.allowed_colours()})
-        ]
+        allowed = self.allowed_colours()
+        colour = args.get("colour")
+        if isinstance(colour, str):  # "can I do blue?": whether this one colour goes
+            ok = colour in allowed
+            params = {"number": self.number, "colour": colour, "ok": ok, "colours": allowed}
+            return [Event("colour_allowed", params)]
+        return [Event("allowed_colours", {"number": self.number, "colours": allowed})]
 
     def _ask_row(self, args: Mapping[str, JSON]) -> list[Event]:
         return self._board_line("row", args)

@@ -160,6 +160,16 @@ def test_allowed_colours_query_lists_what_fits():
     assert events[0].data["colours"] == [c for c in ORDER if c != "red"]
 
 
+def test_asking_about_one_colour_says_whether_it_fits():
+    g = game()
+    place(g, "red")
+    (no,) = g.query("allowed_colours", {"colour": "red"})
+    assert no.type == "colour_allowed" and no.data["ok"] is False
+    assert "red" not in no.data["colours"]
+    (yes,) = g.query("allowed_colours", {"colour": "blue"})
+    assert yes.data["ok"] is True and yes.data["number"] == 2
+
+
 def test_board_queries_read_rows_and_columns_and_reject_impossible_lines():
     g = game()
     place(g, "red")

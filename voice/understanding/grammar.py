@@ -88,13 +88,23 @@ class Grammar:
         common = _grammar_file(lang, "common")
         game = _grammar_file(lang, game_id)
         self.global_intents: frozenset[str] = frozenset(common.get("global_intents", []))
+        self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
+        """Moves whose values must never come from a negation, question, wish or advice."""
+        self.guard_words: dict[str, frozenset[str]] = {
+            kind: frozenset(normalize(w) for w in words)
+            for kind, words in (common.get("guard_words") or {}).items()
+        }
+        """Word classes of :mod:`voice.understanding.fallback`'s guard (refusal, hedge, ...)."""
         merged: dict[str, Any] = {}
-        merge_dict(merged, {k: v for k, v in common.items() if k != "global_intents"})
-        merge_dict(merged, game)
+        merge_dict(merged, {k: v for k, v in common.items() if k not in _OWN_KEYS})
+        merge_dict(merged, {k: v for k, v in game.items() if k not in _OWN_KEYS})
         for extra in _extra_grammar_files(lang, game_id):  # e.g. pantone-board.yaml
-            merge_dict(merged, _grammar_file(lang, extra))
+            extra_data = _grammar_file(lang, extra)
+            merge_dict(merged, {k: v for k, v in extra_data.items() if k not in _OWN_KEYS})
+        self.skip_words: tuple[str, ...] = tuple(normalize(w) for w in merged.get("skip_words", []))
         try:
-            self.intents = Intents.from_dict(merged)
+            self.intents = Intents.from_dict(_without_typed_only(merged, keep=True))
+            self._spoken = Intents.from_dict(_without_typed_only(merged, keep=False))
         except Exception as exc:  # hassil raises many kinds on bad templates
             raise GrammarError(f"grammars/{lang}: cannot parse templates: {exc}") from exc
         self.slot_lists: dict[str, SlotList] = dict(self.intents.slot_lists)
@@ -165,7 +175,7 @@ class Grammar:
         seen: set[tuple[str, str]] = set()
         out: list[tuple[str, str]] = []
         for intent, text in sample_intents(
-            self.intents, slot_lists=lists, intent_names=names, language=self.lang
+            self._spoken, slot_lists=lists, intent_names=names, language=self.lang
         ):
             item = (normalize(text), intent)
             if item[0] and item not in seen:
@@ -209,6 +219,29 @@ class Grammar:
                 elif isinstance(slot_list, RangeSlotList):
                     words.update(_number_words(slot_list, self.lang))
         return frozenset(w for w in words if not any(c.isdigit() for c in w))
+
+
+_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words"})
+"""Keys of our grammar files that are ours, not hassil's."""
+
+
+def _without_typed_only(merged: Mapping[str, Any], keep: bool) -> dict[str, Any]:
+    """The templates for parsing (``keep``: all of them) or for the recognisers' phrase
+    lists (without the blocks marked ``typed_only: true``). Free word order and rare
+    phrasings are understood when typed or snapped, but would multiply the sentences a
+    recogniser has to choose between."""
+    out = dict(merged)
+    intents: dict[str, Any] = {}
+    for name, intent in (merged.get("intents") or {}).items():
+        blocks = []
+        for block in intent.get("data", []):
+            if block.get("typed_only") and not keep:
+                continue
+            blocks.append({k: v for k, v in block.items() if k != "typed_only"})
+        if blocks:
+            intents[name] = {**intent, "data": blocks}
+    out["intents"] = intents
+    return out
 
 
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:

@@ -9,12 +9,15 @@ table talk never turns into a move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
-from hassil import recognize_all
+from hassil import Intents, recognize_all
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
+from voice.understanding.fallback import Fallback, refused
 from voice.understanding.grammar import Grammar, normalize
 
 MAX_CHARS = 300
@@ -23,7 +26,7 @@ MAX_CHARS = 300
 FUZZY_CUTOFF = 85.0
 """Minimum rapidfuzz ratio (0-100) for snapping a near-miss to a template sentence."""
 
-WORD_CUTOFF = 80.0
+WORD_CUTOFF = 82.0
 """Minimum ratio for replacing an unknown word with the nearest grammar word."""
 
 MIN_SNAP_LENGTH = 4
@@ -31,6 +34,10 @@ MIN_SNAP_LENGTH = 4
 
 SENTENCE_INDEX_LIMIT = 20_000
 """Sentence-level snapping only runs where a phase allows at most this many sentences."""
+
+
+FALLBACK_EXTRA = frozenset({"hint"})
+"""Intents beyond the guarded moves that the fallback may give (asking for a hint)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class IntentParser:
         self.grammar = grammar
         self.fuzzy_cutoff = fuzzy_cutoff
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
+        self._subsets: dict[tuple[frozenset[str], bool], Intents] = {}
 
     def parse(
         self,
@@ -77,16 +85,57 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        exact = self._exact(norm, allowed_set)
+        found = self._understand(norm, allowed_set, slots)
+        if (
+            found is not None
+            and found.name in self.grammar.guarded_intents
+            and refused(self.grammar, self.fallback, text, norm, found.slots)
+        ):
+            return None  # never a move the player did not make
+        return found
+
+    def _understand(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        exact = self._exact(norm, allowed)
         if exact is not None:
             return exact
         snapped = self._snap_words(norm)
         if snapped != norm:
-            found = self._exact(snapped, allowed_set)
+            found = self._exact(snapped, allowed)
             if found is not None:
                 ratio = fuzz.ratio(norm, snapped) / 100.0
                 return Intent(found.name, found.slots, norm, ratio)
-        return self._fuzzy(norm, allowed_set, slots)
+        guessed = self._fall_back(norm, allowed, slots)
+        if guessed is not None:
+            return guessed
+        return self._fuzzy(norm, allowed, slots)
+
+    @cached_property
+    def fallback(self) -> Fallback:
+        return Fallback(self.grammar)
+
+    def _fall_back(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """The guarded fallback, only while the phase expects a move with a value."""
+        if allowed is None:
+            return None
+        expected = allowed & (self.grammar.guarded_intents | FALLBACK_EXTRA)
+        if not expected:
+            return None
+        fixed = {k: tuple(v) for k, v in (slots or {}).items()}
+        found = self.fallback.match(norm, expected, fixed)
+        if found is None:
+            return None
+        name, values, score = found
+        return Intent(name, values, norm, score)
 
     def _snap_words(self, norm: str) -> str:
         """Replace words the grammar does not know by their nearest known word."""
@@ -100,13 +149,30 @@ class IntentParser:
             )
             if match is not None:
                 words[i] = match[0]
+                continue
+            # One slip of a finger ("gelp", "hnit"): snapped if exactly one word is that near.
+            near = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=2)
+            if len(near) == 1:
+                words[i] = near[0][0]
         return " ".join(words)
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """The best exact match: an intent the phase allows first (tried on its own, which
+        is faster), then any other, so the caller can say "not now"."""
+        if allowed is None:
+            return self._exact_in(norm, self.grammar.intents, allowed)
+        found = self._exact_in(norm, self._intents_of(allowed, True), allowed)
+        if found is not None:
+            return found
+        return self._exact_in(norm, self._intents_of(allowed, False), allowed)
+
+    def _exact_in(
+        self, norm: str, intents: Intents, allowed: frozenset[str] | None
+    ) -> Intent | None:
         best: tuple[tuple[bool, int], Intent] | None = None
         for result in recognize_all(
             norm,
-            self.grammar.intents,
+            intents,
             slot_lists=self.grammar.slot_lists,
             language=self.grammar.lang,
         ):
@@ -116,6 +182,19 @@ class IntentParser:
             if best is None or rank > best[0]:
                 best = (rank, Intent(name, slots, norm, 1.0))
         return best[1] if best else None
+
+    def _intents_of(self, allowed: frozenset[str], inside: bool) -> Intents:
+        """The grammar's intents in ``allowed`` (``inside``) or the others."""
+        key = (allowed, inside)
+        found = self._subsets.get(key)
+        if found is None:
+            if len(self._subsets) > 64:
+                self._subsets.clear()
+            every = self.grammar.intents
+            chosen = {k: v for k, v in every.intents.items() if (k in allowed) == inside}
+            found = replace(every, intents=chosen)
+            self._subsets[key] = found
+        return found
 
     def _fuzzy(
         self,
@@ -130,6 +209,8 @@ class IntentParser:
         if match is None:
             return None
         phrase, score, i = match
+        if not _aligned(norm, phrase):
+            return None  # not a slip of the keyboard or the ear: another sentence
         snapped = self._exact(phrase, frozenset({intents[i]}))
         if snapped is None:  # every sampled phrase parses; kept as a guard
             return None
@@ -149,6 +230,20 @@ class IntentParser:
                 pairs = []  # too many sentences to compare with: words only
             self._indexes[key] = ([p for p, _ in pairs], [i for _, i in pairs])
         return self._indexes[key]
+
+
+ALIGNED_WORD_CUTOFF = 81.0
+"""A snapped sentence must match the utterance word for word at least this well."""
+
+
+def _aligned(norm: str, phrase: str) -> bool:
+    """Same number of words, each a near-miss of the other ("Mühleimer"/"mülleimer"):
+    "das war schön" is not a slip of "das war es", "Ben play purple" not of "I play
+    purple"."""
+    said, meant = norm.split(), phrase.split()
+    return len(said) == len(meant) and all(
+        a == b or fuzz.ratio(a, b) >= ALIGNED_WORD_CUTOFF for a, b in zip(said, meant, strict=True)
+    )
 
 
 def _freeze(slots: Mapping[str, Iterable[Any]] | None) -> Any:

@@ -1,0 +1,448 @@
+"""How well typed and recognised sentences are understood: the corpora of
+``tests/understanding/<game>.<lang>.yaml`` (format: that folder's README.md) run through
+the real parser and session, with the numbers written to
+``bench-results/understanding.{md,json}``.
+
+    python -m voice.bench.understanding [--game farben] [--lang de] [--show-failures]
+
+Per game and language: natural utterances understood with the right meaning (in their
+situation), how many of those are asked about first, table talk applied as a move when
+typed, table talk asked about, and the parse time per utterance (median, p95).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from games.engine import Setup
+from voice.output.sinks import NullOutput
+from voice.session.adapters import ADAPTERS
+from voice.session.session import Session
+from voice.understanding.grammar import LANGUAGES
+from voice.understanding.intents import Intent
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPORA = ROOT / "tests" / "understanding"
+DEFAULT_OUT = ROOT / "bench-results"
+
+TARGET_NATURAL = 0.97
+"""Share of natural utterances that must be understood with the right meaning."""
+TARGET_TALK_CONFIRMED = 0.01
+"""Share of table talk that may at most be asked about ("… – richtig?")."""
+TARGET_MEDIAN_MS = 2.0
+TARGET_P95_MS = 10.0
+
+
+class CorpusError(ValueError):
+    """A corpus file does not follow the format of tests/understanding/README.md."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One utterance of a corpus, in its situation."""
+
+    game: str
+    lang: str
+    text: str
+    setup: Setup
+    before: tuple[str, ...]
+    expect: Mapping[str, Any] | None
+    """``{"intent": ..., "slots": {...}}`` for natural utterances; None for table talk."""
+    known_failure: str | None = None
+    where: str = ""
+    """File and entry number, for messages."""
+
+
+@dataclass
+class Outcome:
+    case: Case
+    right: bool
+    """Natural: the right meaning. Table talk: not applied as a move."""
+    confirmed: bool
+    """Asked about before it counts (a move understood with too little confidence)."""
+    got: dict[str, Any] | None
+    seconds: float
+    """Time to parse the utterance in its situation."""
+    cold_seconds: float | None = None
+    """The same on first meeting its game and phase (models and indexes being built)."""
+
+
+# --- reading ---------------------------------------------------------------------------
+def corpus_files(game: str | None = None, lang: str | None = None) -> list[Path]:
+    files = sorted(CORPORA.glob("*.yaml"))
+    out = []
+    for path in files:
+        its_game, _, its_lang = path.stem.rpartition(".")
+        if (game is None or its_game == game) and (lang is None or its_lang == lang):
+            out.append(path)
+    return out
+
+
+def load_cases(path: Path) -> list[Case]:
+    """Every utterance of one corpus file. Raises :class:`CorpusError`."""
+    try:
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise CorpusError(f"{path.name}: not valid YAML: {exc}") from exc
+    game, _, lang = path.stem.rpartition(".")
+    if doc.get("game") != game or doc.get("lang") != lang:
+        raise CorpusError(f"{path.name}: game/lang inside must be {game}/{lang}")
+    if game not in ADAPTERS or lang not in LANGUAGES:
+        raise CorpusError(f"{path.name}: unknown game or language")
+    adapter = ADAPTERS[game]
+    base = doc.get("setup") or {}
+    situations: dict[str, list[str]] = doc.get("situations") or {}
+    cases: list[Case] = []
+    for number, entry in enumerate(doc.get("entries") or [], start=1):
+        where = f"{path.name} entry {number}"
+        texts = entry.get("texts") or ([entry["text"]] if "text" in entry else [])
+        if not texts:
+            raise CorpusError(f"{where}: needs text or texts")
+        if ("expect" in entry) == bool(entry.get("never_move")):
+            raise CorpusError(f"{where}: needs exactly one of expect and never_move: true")
+        own = {k: entry[k] for k in ("players", "first", "seed", "options") if k in entry}
+        conf = {**base, **own}
+        options = {**adapter.default_options(lang), **(conf.get("options") or {})}
+        setup = Setup(
+            tuple(conf.get("players") or ("Anna", "Ben", "Cem")),
+            int(conf.get("seed", 0)),
+            conf.get("first"),
+            options,
+        )
+        before = tuple(_before(entry.get("before", []), situations, where))
+        expect = entry.get("expect")
+        if expect is not None:
+            expect = {"intent": expect.get("intent"), "slots": dict(expect.get("slots") or {})}
+        for text in texts:
+            failure = entry.get("known_failure")
+            cases.append(Case(game, lang, str(text), setup, before, expect, failure, where))
+    return cases
+
+
+def _before(value: Any, situations: Mapping[str, list[str]], where: str) -> list[str]:
+    items = [value] if isinstance(value, str) else list(value or [])
+    lines: list[str] = []
+    for i, item in enumerate(items):
+        if i == 0 and isinstance(item, str) and item in situations:
+            lines.extend(str(x) for x in situations[item])
+        elif isinstance(item, str) and isinstance(value, str):
+            raise CorpusError(f"{where}: no situation called {item!r}")
+        else:
+            lines.append(str(item))
+    return lines
+
+
+# --- running ---------------------------------------------------------------------------
+class Tables:
+    """Sessions in each situation, played once and copied for every utterance."""
+
+    def __init__(self) -> None:
+        self._base: dict[Any, Session] = {}
+        self._shared: dict[Any, dict[int, Any]] = {}
+
+    def session(self, case: Case) -> Session:
+        key = (case.game, case.lang, json.dumps(case.setup.to_json(), sort_keys=True))
+        if key not in self._base:
+            session = Session(ADAPTERS[case.game], case.lang, case.setup, NullOutput())
+            session.start()
+            self._base[key] = session
+            self._shared[key] = {
+                id(obj): obj
+                for obj in (
+                    session.adapter,
+                    session.grammar,
+                    session.parser,
+                    session.policy,
+                    session.messages,
+                    session.out,
+                )
+            }
+        situation = (key, case.before)
+        if situation not in self._base:
+            session = self._copy(key, self._base[key])
+            for line in case.before:
+                session.hear(line)
+            self._base[situation] = session
+        return self._copy(key, self._base[situation])
+
+    def _copy(self, key: Any, session: Session) -> Session:
+        return copy.deepcopy(session, dict(self._shared[key]))
+
+
+REPEATS = 3
+"""Warm parse times are the fastest of this many parses (the machine is shared: the
+fastest run is the one other processes did not interrupt)."""
+
+
+def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
+    session = tables.session(case)
+    phase = session.phase()
+    seconds = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        intent = session.parser.parse(case.text, phase.intents, phase.slots)
+        seconds = min(seconds, time.perf_counter() - start)
+    got = intent.to_json() if intent is not None else None
+    if case.expect is not None:
+        right = same_meaning(intent, case.expect, phase.slots) or same_move(
+            session, intent, case.expect
+        )
+        confirmed = (
+            right
+            and intent is not None
+            and session.is_move(intent)
+            and intent.score < session.confirm_below
+        )
+        return Outcome(case, right, confirmed, got, seconds)
+    moves = len(session.actions)
+    session.hear(case.text)
+    applied = len(session.actions) > moves
+    awaiting = session.awaiting
+    confirmed = awaiting is not None and awaiting[0] == "move"
+    return Outcome(case, not applied, confirmed, got, seconds)
+
+
+def same_meaning(
+    intent: Intent | None, expect: Mapping[str, Any], fixed: Mapping[str, Sequence[Any]]
+) -> bool:
+    """The intent and slots expected; a slot the phase fixes to one value may be missing
+    on either side ("den Hut lila" and "lila" while the hat is asked for)."""
+    if intent is None:
+        return expect.get("intent") is None
+    if intent.name != expect.get("intent"):
+        return False
+
+    def informative(slots: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in slots.items() if not (k in fixed and tuple(fixed[k]) == (v,))}
+
+    return informative(intent.slots) == informative(expect.get("slots") or {})
+
+
+def same_move(session: Session, intent: Intent | None, expect: Mapping[str, Any]) -> bool:
+    """Two intents that are the same engine action now ("ich hatte grün" while showing
+    one's card is showing it: the adapter makes the one the other)."""
+    if intent is None or expect.get("intent") is None:
+        return False
+    wanted = Intent(str(expect["intent"]), dict(expect.get("slots") or {}))
+    if not (session.is_move(intent) and session.is_move(wanted)):
+        return False
+    game = session.game
+
+    def action(of: Intent) -> tuple[str, dict[str, Any]]:
+        done = session.adapter.action_for(of, game)
+        # the player whose turn it is may be named or not: the same move
+        args = {k: v for k, v in done.args.items() if v != game.current_player()}
+        return done.name, args
+
+    try:
+        return action(intent) == action(wanted)
+    except (KeyError, ValueError):
+        return False
+
+
+def run(cases: Iterable[Case], warm: bool = False) -> list[Outcome]:
+    """Every case once. ``warm``: twice, timing the second pass, so what is built once per
+    game or phase (the fallback's models, the snapping index) is not counted; the first
+    pass's times are kept in :attr:`Outcome.cold_seconds`."""
+    tables = Tables()
+    cases = list(cases)
+    first = [run_case(tables, case) for case in cases]
+    if not warm:
+        return first
+    second = [run_case(tables, case, REPEATS) for case in cases]
+    for cold, hot in zip(first, second, strict=True):
+        hot.cold_seconds = cold.seconds
+    return second
+
+
+# --- reporting -------------------------------------------------------------------------
+@dataclass
+class Summary:
+    game: str
+    lang: str
+    natural: int = 0
+    natural_right: int = 0
+    natural_confirmed: int = 0
+    talk: int = 0
+    talk_applied: int = 0
+    talk_confirmed: int = 0
+    known_failures: int = 0
+    known_fixed: list[str] = field(default_factory=list)
+    times_ms: list[float] = field(default_factory=list)
+    cold_ms: list[float] = field(default_factory=list)
+
+    @property
+    def natural_rate(self) -> float:
+        return self.natural_right / self.natural if self.natural else 1.0
+
+    @property
+    def talk_confirm_rate(self) -> float:
+        return self.talk_confirmed / self.talk if self.talk else 0.0
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.times_ms) if self.times_ms else 0.0
+
+    @property
+    def p95_ms(self) -> float:
+        if len(self.times_ms) < 2:
+            return self.median_ms
+        return statistics.quantiles(self.times_ms, n=20, method="inclusive")[-1]
+
+    def meets_targets(self) -> bool:
+        return (
+            self.natural_rate >= TARGET_NATURAL
+            and self.talk_applied == 0
+            and self.talk_confirm_rate <= TARGET_TALK_CONFIRMED
+            and not self.known_fixed
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "lang": self.lang,
+            "natural": self.natural,
+            "natural_right": self.natural_right,
+            "natural_right_pct": round(100 * self.natural_rate, 1),
+            "natural_confirmed": self.natural_confirmed,
+            "table_talk": self.talk,
+            "table_talk_applied_typed": self.talk_applied,
+            "table_talk_confirmed": self.talk_confirmed,
+            "table_talk_confirmed_pct": round(100 * self.talk_confirm_rate, 2),
+            "known_failures": self.known_failures,
+            "known_failures_fixed": self.known_fixed,
+            "parse_median_ms": round(self.median_ms, 3),
+            "parse_p95_ms": round(self.p95_ms, 3),
+            "first_parse_max_ms": round(max(self.cold_ms), 1) if self.cold_ms else None,
+            "targets_met": self.meets_targets(),
+        }
+
+
+def summarise(outcomes: Iterable[Outcome]) -> list[Summary]:
+    by_key: dict[tuple[str, str], Summary] = {}
+    for o in outcomes:
+        s = by_key.setdefault((o.case.game, o.case.lang), Summary(o.case.game, o.case.lang))
+        s.times_ms.append(o.seconds * 1000)
+        if o.cold_seconds is not None:
+            s.cold_ms.append(o.cold_seconds * 1000)
+        if o.case.known_failure is not None:
+            s.known_failures += 1
+            if o.right:
+                s.known_fixed.append(o.case.text)
+            continue
+        if o.case.expect is not None:
+            s.natural += 1
+            s.natural_right += o.right
+            s.natural_confirmed += o.confirmed
+        else:
+            s.talk += 1
+            s.talk_applied += not o.right
+            s.talk_confirmed += o.confirmed
+    return [by_key[k] for k in sorted(by_key)]
+
+
+def failures(outcomes: Iterable[Outcome]) -> list[Outcome]:
+    """What went wrong (known failures that still fail are left out)."""
+    return [
+        o
+        for o in outcomes
+        if o.case.known_failure is None and (not o.right or (o.case.expect is None and o.confirmed))
+    ]
+
+
+def markdown(summaries: Sequence[Summary], outcomes: Sequence[Outcome]) -> str:
+    lines = [
+        "# Understanding: natural utterances and table talk",
+        "",
+        "Corpora: `tests/understanding/<game>.<lang>.yaml`; command: "
+        "`python -m voice.bench.understanding`.",
+        f"Targets: natural right ≥ {TARGET_NATURAL:.0%}; table talk applied as a move "
+        f"(typed) 0, asked about ≤ {TARGET_TALK_CONFIRMED:.0%}; parse median ≤ "
+        f"{TARGET_MEDIAN_MS} ms, p95 ≤ {TARGET_P95_MS} ms (measured on a second pass, the "
+        f"fastest of {REPEATS} parses of each utterance; the first parse in a new game or "
+        "phase also builds the fallback's models and the snapping index: its maximum is "
+        "the last column).",
+        "",
+        "| game | lang | natural | right | confirmed | table talk | applied (typed) "
+        "| asked | known failures | median ms | p95 ms | first parse max ms |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in summaries:
+        lines.append(
+            f"| {s.game} | {s.lang} | {s.natural} | {100 * s.natural_rate:.1f}% "
+            f"| {s.natural_confirmed} | {s.talk} | {s.talk_applied} "
+            f"| {100 * s.talk_confirm_rate:.1f}% | {s.known_failures}"
+            f"{' (' + str(len(s.known_fixed)) + ' fixed)' if s.known_fixed else ''} "
+            f"| {s.median_ms:.2f} | {s.p95_ms:.2f} "
+            f"| {max(s.cold_ms) if s.cold_ms else float('nan'):.0f} |"
+        )
+    wrong = failures(outcomes)
+    if wrong:
+        lines += ["", "## What went wrong", ""]
+        for o in wrong:
+            kind = "natural" if o.case.expect is not None else "table talk"
+            want = json.dumps(o.case.expect, ensure_ascii=False) if o.case.expect else "no move"
+            lines.append(
+                f"- {o.case.game}.{o.case.lang} ({kind}): “{o.case.text}” → "
+                f"{json.dumps(o.got, ensure_ascii=False)}"
+                f"{' (asked to confirm)' if o.confirmed else ''}; wanted {want}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m voice.bench.understanding")
+    parser.add_argument("--game", choices=sorted(ADAPTERS))
+    parser.add_argument("--lang", choices=LANGUAGES)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--show-failures", action="store_true")
+    args = parser.parse_args(argv)
+    files = corpus_files(args.game, args.lang)
+    if not files:
+        print("no corpus files match", file=sys.stderr)
+        return 2
+    try:
+        cases = [c for path in files for c in load_cases(path)]
+    except CorpusError as exc:
+        print(f"corpus error: {exc}", file=sys.stderr)
+        return 2
+    outcomes = run(cases, warm=True)
+    summaries = summarise(outcomes)
+    args.out.mkdir(parents=True, exist_ok=True)
+    report = markdown(summaries, outcomes)
+    (args.out / "understanding.md").write_text(report, encoding="utf-8")
+    data = {
+        "summaries": [s.to_json() for s in summaries],
+        "failures": [
+            {
+                "game": o.case.game,
+                "lang": o.case.lang,
+                "text": o.case.text,
+                "expect": o.case.expect,
+                "got": o.got,
+                "confirmed": o.confirmed,
+            }
+            for o in failures(outcomes)
+        ],
+    }
+    (args.out / "understanding.json").write_text(
+        json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8"
+    )
+    text = report if args.show_failures else report.split("\n## What went wrong")[0]
+    print(text)
+    return 0 if all(s.meets_targets() for s in summaries) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

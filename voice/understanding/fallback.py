@@ -1,0 +1,321 @@
+"""What the templates miss: a guarded fallback, and the guard itself.
+
+After the idea of hassil's fuzzy matching (its design doc), built small:
+
+- **Templates are the training material.** Every template is expanded with each slot list
+  standing in as one placeholder word (``{colour}``, ``{object}``), so the models stay
+  small. Per intent we keep its carrier words, its word pairs (bigrams, with sentence
+  start and end) and the slot combinations its sentences can carry.
+- **Spans annotated with list values.** In an utterance, word sequences that are values
+  of a list (colours, objects, players, word cards; slightly misspelt ones too) become
+  that list's placeholder; "den hier", "ihn", "this one", "it" stand for the object now
+  in play where the phase fixes one.
+- **Skip and stop words.** Fillers and politeness ("ähm", "also", "bitte", "I think") are
+  dropped; stop words (articles) may occur anywhere. Any other word an intent's templates
+  never use makes that interpretation impossible: a sentence about a jacket is no move.
+- **Ambiguous means unmatched.** When two intents score nearly the same, nothing is
+  understood.
+
+The fallback only answers while the game expects a value (a colour for the object in
+play, a colour for a named player, a word card); what it understands is always confirmed
+unless every word pair of the sentence was seen in the templates.
+
+The guard (:func:`refused`) keeps the worst error away: a move the player did not make.
+Negations, questions, wishes, advice, either-or and two values at once never become a
+move, whichever layer understood them (exact templates included).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from hassil.expression import Expression, Group, ListReference, RuleReference
+from hassil.intents import RangeSlotList, TextSlotList
+from hassil.sample import sample_expression, sample_intents
+from rapidfuzz import fuzz, process
+
+from voice.understanding.grammar import Grammar, normalize
+
+SURE_SCORE = 0.9
+"""Score of a fallback match whose every word pair occurs in the templates (acts typed)."""
+
+UNSURE_SCORE = 0.75
+"""Score of any other fallback match: below the session's confirmation line."""
+
+MIN_COVERAGE = 0.34
+"""Share of an utterance's word pairs that must be known to the intent at all."""
+
+CLOSE_CALL = 0.12
+"""Two intents whose coverage differs by less than this: not understood."""
+
+VALUE_CUTOFF = 84.0
+"""rapidfuzz ratio for a misspelt word to count as a list value ("gelp" → gelb)."""
+
+MIN_FUZZY_VALUE = 4
+"""Shorter words must be values exactly ("rot" and "tot" are too close)."""
+
+_PLACEHOLDER = "zz{}zz"
+
+
+def _placeholder(slot: str) -> str:
+    return "{" + slot + "}"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A value found in an utterance."""
+
+    start: int
+    end: int
+    slot: str
+    value: Any
+
+
+@dataclass
+class _IntentModel:
+    words: set[str] = field(default_factory=set)
+    pairs: set[tuple[str, str]] = field(default_factory=set)
+    combos: set[frozenset[str]] = field(default_factory=set)
+
+
+class Fallback:
+    """Templates as training material for what they do not list word for word."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        self.grammar = grammar
+        self.words = grammar.guard_words
+        self.list_slot = _list_slots(grammar)
+        self.models = self._train()
+        self._values = self._value_index()
+        self._single = {key[0]: hit for key, hit in self._values.items() if len(key) == 1}
+        self._fuzzy_keys = [w for w in self._single if len(w) >= MIN_FUZZY_VALUE]
+        self._skip = sorted(
+            (tuple(s.split()) for s in (*grammar.skip_words, *self.words.get("filler", ()))),
+            key=len,
+            reverse=True,
+        )
+
+    # --- training ----------------------------------------------------------------------
+    def _train(self) -> dict[str, _IntentModel]:
+        grammar = self.grammar
+        lists: dict[str, Any] = {}
+        for name in grammar.slot_lists:
+            lists[name] = TextSlotList.from_strings([_PLACEHOLDER.format(name)], name=name)
+        models: dict[str, _IntentModel] = {}
+        for intent, text in sample_intents(
+            grammar.intents, slot_lists=lists, language=grammar.lang
+        ):
+            tokens = self._skeleton_tokens(normalize(text))
+            model = models.setdefault(intent, _IntentModel())
+            slots = frozenset(t[1:-1] for t in tokens if t.startswith("{"))
+            model.combos.add(slots)
+            model.words.update(t for t in tokens if not t.startswith("{"))
+            seq = ["<s>", *tokens, "</s>"]
+            model.pairs.update(zip(seq, seq[1:], strict=False))
+        return models
+
+    def _skeleton_tokens(self, norm: str) -> list[str]:
+        out = []
+        for token in norm.split():
+            if token.startswith("zz") and token.endswith("zz"):
+                list_name = token[2:-2]
+                out.append(_placeholder(self.list_slot.get(list_name, list_name)))
+            else:
+                out.append(token)
+        return out
+
+    def _value_index(self) -> dict[tuple[str, ...], tuple[str, Any]]:
+        index: dict[tuple[str, ...], tuple[str, Any]] = {}
+        for name, slot_list in self.grammar.slot_lists.items():
+            slot = self.list_slot.get(name)
+            if slot is None:
+                continue
+            if isinstance(slot_list, TextSlotList):
+                for value in slot_list.values:
+                    for text in sample_expression(value.text_in, language=self.grammar.lang):
+                        key = tuple(normalize(text).split())
+                        if key:
+                            index.setdefault(key, (slot, value.value_out))
+            # Number lists are left out: "this one" is no object number; "Nummer zwölf"
+            # is for the templates to say.
+        return index
+
+    # --- reading an utterance ----------------------------------------------------------
+    def tokens(self, norm: str) -> list[str]:
+        """The words of ``norm`` without fillers and politeness."""
+        words = norm.split()
+        out: list[str] = []
+        i = 0
+        while i < len(words):
+            for skip in self._skip:
+                if tuple(words[i : i + len(skip)]) == skip:
+                    i += len(skip)
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return out
+
+    def spans(
+        self, tokens: Sequence[str], fixed: Mapping[str, Sequence[Any]] | None = None
+    ) -> list[Span]:
+        """Values in ``tokens``, longest first; pronouns for the object fixed by the phase."""
+        fixed = fixed or {}
+        deictic = sorted(
+            (tuple(p.split()) for p in self.words.get("deictic", ())), key=len, reverse=True
+        )
+        spans: list[Span] = []
+        longest = max((len(k) for k in self._values), default=1)
+        i = 0
+        while i < len(tokens):
+            found: Span | None = None
+            for size in range(min(longest, len(tokens) - i), 0, -1):
+                hit = self._values.get(tuple(tokens[i : i + size]))
+                if hit is not None:
+                    found = Span(i, i + size, hit[0], hit[1])
+                    break
+            if found is None and "object" in fixed and len(fixed["object"]) == 1:
+                for phrase in deictic:
+                    if tuple(tokens[i : i + len(phrase)]) == phrase:
+                        found = Span(i, i + len(phrase), "object", fixed["object"][0])
+                        break
+            if found is None and len(tokens[i]) >= MIN_FUZZY_VALUE and not self._known(tokens[i]):
+                match = process.extractOne(
+                    tokens[i], self._fuzzy_keys, scorer=fuzz.ratio, score_cutoff=VALUE_CUTOFF
+                )
+                if match is not None:
+                    slot, value = self._single[match[0]]
+                    found = Span(i, i + 1, slot, value)
+            if found is not None:
+                spans.append(found)
+                i = found.end
+            else:
+                i += 1
+        return spans
+
+    def _known(self, word: str) -> bool:
+        return any(word in m.words for m in self.models.values())
+
+    # --- matching ----------------------------------------------------------------------
+    def match(
+        self,
+        norm: str,
+        allowed: Iterable[str],
+        fixed: Mapping[str, Sequence[Any]] | None = None,
+    ) -> tuple[str, dict[str, Any], float] | None:
+        """``(intent, slots, score)`` for an utterance the templates do not list, or
+        ``None``: no value, two values of a kind, an unknown word, or a close call."""
+        tokens = self.tokens(norm)
+        spans = self.spans(tokens, fixed)
+        if not spans:
+            return None
+        slots: dict[str, Any] = {}
+        for span in spans:
+            if span.slot in slots and slots[span.slot] != span.value:
+                return None  # two colours at once, two players ...
+            slots[span.slot] = span.value
+        skeleton: list[str] = []
+        i = 0
+        for span in spans:
+            skeleton.extend(tokens[i : span.start])
+            skeleton.append(_placeholder(span.slot))
+            i = span.end
+        skeleton.extend(tokens[i:])
+        stop = self.words.get("stop", frozenset())
+        seq = ["<s>", *skeleton, "</s>"]
+        pairs = list(zip(seq, seq[1:], strict=False))
+        scored: list[tuple[float, str]] = []
+        for name in allowed:
+            model = self.models.get(name)
+            if model is None or frozenset(slots) not in model.combos:
+                continue
+            words = [t for t in skeleton if not t.startswith("{")]
+            if any(w not in model.words and w not in stop for w in words):
+                continue
+            coverage = sum(p in model.pairs for p in pairs) / len(pairs)
+            if coverage >= MIN_COVERAGE:
+                scored.append((coverage, name))
+        if not scored:
+            return None
+        scored.sort(reverse=True)
+        best, name = scored[0]
+        if any(other != name and best - score < CLOSE_CALL for score, other in scored[1:]):
+            return None
+        return name, slots, SURE_SCORE if best == 1.0 else UNSURE_SCORE
+
+
+VALUE_SLOTS = frozenset({"colour", "object", "player", "word"})
+"""Slots whose values, named in an utterance, must all be part of its meaning."""
+
+
+def refused(
+    grammar: Grammar,
+    fallback: Fallback,
+    raw: str,
+    norm: str,
+    meaning: Mapping[str, Any] | None = None,
+) -> bool:
+    """True if ``raw`` must not be a move whatever it seems to say: a typed question, a
+    refusal word, a hedge (question word, wish, advice, either-or), a question by word
+    order ("Nehm ich blau", "did Cem play green"), two values of one kind, or a value the
+    ``meaning`` (the slots understood) leaves out."""
+    if "?" in raw:
+        return True
+    words = grammar.guard_words
+    tokens = fallback.tokens(norm)
+    if not tokens:
+        return False
+    spans = fallback.spans(tokens)
+    inside = {i for span in spans for i in range(span.start, span.end)}  # "Hope", a word card
+    refusal = words.get("refusal", frozenset())
+    hedge = words.get("hedge", frozenset())
+    for i, token in enumerate(tokens):
+        if i not in inside and (token in refusal or token in hedge or token.endswith("n't")):
+            return True
+    first = norm.split()[0]
+    named = tokens[0] == first and 0 in inside  # a player called Will or May
+    if not named and first in words.get("question_start", frozenset()):
+        return True
+    if (
+        not named
+        and len(tokens) > 1
+        and first in words.get("question_verb", frozenset())
+        and tokens[1] in words.get("subject", frozenset())
+    ):
+        return True
+    seen: dict[str, Any] = {}
+    for span in spans:
+        if span.slot in seen and seen[span.slot] != span.value:
+            return True
+        seen[span.slot] = span.value
+    # A value the meaning leaves out belongs to another sentence: "Ben, play purple" is
+    # advice to Ben, not Anna's move.
+    return meaning is not None and any(slot in VALUE_SLOTS and slot not in meaning for slot in seen)
+
+
+def _list_slots(grammar: Grammar) -> dict[str, str]:
+    """Which slot each list fills (``{any_object:object}`` → any_object fills object);
+    wildcard lists are left out."""
+    out: dict[str, str] = {}
+    rules = dict(grammar.intents.expansion_rules)
+    pending: list[Expression] = []
+    for intent in grammar.intents.intents.values():
+        for data in intent.data:
+            rules.update(data.expansion_rules)
+            pending.extend(s.expression for s in data.sentences)
+    seen_rules: set[str] = set()
+    while pending:
+        expr = pending.pop()
+        if isinstance(expr, Group):
+            pending.extend(expr.items)
+        elif isinstance(expr, RuleReference) and expr.rule_name not in seen_rules:
+            seen_rules.add(expr.rule_name)
+            if expr.rule_name in rules:
+                pending.append(rules[expr.rule_name].expression)
+        elif isinstance(expr, ListReference):
+            slot_list = grammar.slot_lists.get(expr.list_name)
+            if isinstance(slot_list, (TextSlotList, RangeSlotList)):
+                out.setdefault(expr.list_name, expr.slot_name)
+    return out
