@@ -149,7 +149,7 @@ class AlleMeineFarben(Game):
         else:
             colours = self.allowed_colours()
         actions = [Action("place", {"colour": c}) for c in colours]
-        if not self.profi:
+        if not self.profi and len(colours) < len(COLOURS):
             actions.append(Action("pass"))
         return actions
 
@@ -218,6 +218,9 @@ class AlleMeineFarben(Game):
         if self.profi:
             raise NotAllowed("no_passing_in_profi")
         player = self.turn
+        if len(self.allowed_colours()) == len(COLOURS):
+            # every colour still fits this object, so every card in the hand fits too
+            raise NotAllowed("pass_not_needed", number=self.number)
         if self.hands[player] == 0:  # cannot happen: players without cards are skipped
             raise NotAllowed("no_cards_to_pass")
         drew = self._discard_and_draw(player)
@@ -349,7 +352,12 @@ class AlleMeineFarben(Game):
                 else:
                     cell["state"] = "hidden"
                 cells.append(cell)
-            return [Event("board_line", {"line": line, "index": index, "cells": cells})]
+            # grouped for reading out: the colours, the face-down numbers, how many free
+            filled = [c for c in cells if c["state"] == "coloured"]
+            hidden = [c["number"] for c in cells if c["state"] == "hidden"]
+            data = {"line": line, "index": index, "cells": cells, "filled": filled}
+            data.update(hidden=hidden, free=len(cells) - len(filled) - len(hidden))
+            return [Event("board_line", data)]
         return super().query(name, args)
 
     def status(self) -> list[Event]:

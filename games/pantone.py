@@ -251,19 +251,19 @@ class Pantone(Game):
 
     def expecting(self) -> Expectation:
         stage = self.stage
-        always = {"phase_info", "penalty"}
+        always = {"phase_info", "penalty", "hint_words", "last_hint"}
         if stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
         if stage == "discard":
             return Expectation(
-                frozenset({"discard", "my_cards"} | always),
+                frozenset({"discard", "my_cards", "far_card"} | always),
                 self.artist,
                 {"card": tuple(self.hands[self.artist])},
             )
         if stage == "choose":
             if self.physical:
                 return Expectation(frozenset({"ready"} | always), self.artist)
-            intents = {"choose"} | always
+            intents = {"choose", "far_card"} | always
             if self.card_mode == "deal":
                 intents.add("my_cards")
                 if len(self.hands[self.artist]) == 1:
@@ -699,8 +699,18 @@ class Pantone(Game):
     def query(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage in ("choose_first", "over") and name != "phase_info":
             raise NotNow("no_turn_running")
-        if name == "hints":
+        if name in ("hints", "hint_words"):
             return [self._hints_event()]
+        if name == "last_hint":
+            event = self._hints_event()
+            data = dict(event.data)
+            hints = data.pop("hints", None) or []
+            if hints:
+                data["hint"] = hints[-1]["hint"]
+            return [Event("last_hint", data)]
+        if name == "far_card":  # a number beyond the deck ("card 200" of 152)
+            card = args.get("card")
+            raise NotAllowed("card_out_of_range", card=str(card), count=len(self.deck))
         if name == "time_left":
             return [self._time_left_event(args)]
         if name == "phase_info":

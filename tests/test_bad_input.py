@@ -141,7 +141,7 @@ def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():
     lines = result.out.splitlines()
     assert "Anna fängt an." in lines
     assert "Der Ball ist jetzt rot. Zieh bitte eine Karte nach." in lines
-    assert lines.count("Ben, Nummer 2: der Hut.") == 2  # the turn, then "wer ist dran"
+    assert lines.count("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.") == 2  # the turn, then "wer ist dran"
     assert lines[-1].startswith("Das habe ich nicht verstanden.")
 
 

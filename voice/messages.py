@@ -8,7 +8,14 @@ Templates are data, in ``voice/prompts/<lang>/common.yaml`` and
   joined naturally (``{players}`` → "Anna, Ben und Cem"; ``{colours:or}`` uses "oder";
   ``{cells:@cell}`` renders each item with the template ``cell`` first), or
 * a mapping of cases to strings, tried in order: ``"won=true"``, ``"#winners=1"``
-  (list length), several conditions joined by ``,``, and ``default``.
+  (list length), ``"pile~one"`` (the number's CLDR plural category in the game's
+  language, from Babel), several conditions joined by ``,``, and ``default``.
+
+Numbers take their noun's form from Babel's CLDR plural rules:
+``{pile:plural:one=# Karte|other=# Karten}`` picks the form for the category of ``pile``
+(``zero one two few many other``; a bare number such as ``0=`` matches exactly and wins)
+and writes the number where ``#`` stands. Every prompt is checked with 0, 1, 2 and 5 by
+``tests/test_prompts.py``.
 
 Terms turn raw values (colour ids, object numbers) into words; each game's voice adapter
 supplies them per language.
@@ -24,6 +31,7 @@ from importlib import resources
 from typing import Any
 
 import yaml
+from babel import Locale
 
 from games.data import load as load_data
 
@@ -62,6 +70,50 @@ def _prompt_file(lang: str, name: str) -> Mapping[str, Any]:
     return data
 
 
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, number: Any) -> str:
+    """The CLDR plural category of ``number`` in ``lang`` ("one", "other", ...)."""
+    try:
+        value = float(number)
+    except (TypeError, ValueError):
+        return "other"
+    if value.is_integer():
+        value = int(value)
+    return str(_locale(lang).plural_form(abs(value)))
+
+
+def choose_plural(lang: str, number: Any, spec: str) -> str:
+    """``one=# Karte|other=# Karten`` → the form for ``number`` (``#`` → the number)."""
+    forms: dict[str, str] = {}
+    for part in spec.split("|"):
+        category, sep, text = part.partition("=")
+        if not sep:
+            raise MessageError(f"plural form {part!r} lacks '=' (write one=...|other=...)")
+        forms[category.strip()] = text
+    text = forms.get(str(number))
+    if text is None:
+        text = forms.get(plural_category(lang, number), forms.get("other"))
+    if text is None:
+        raise MessageError(f"plural forms {spec!r} have no 'other'")
+    return text.replace("#", str(number))
+
+
+def table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:
+    """Ids → their word forms from a ``_terms`` table of a prompt file."""
+
+    def make(value: Any) -> Term:
+        forms = table.get(str(value))
+        if forms is None:
+            return Term({"": str(value), "name": str(value)})
+        return Term(dict(forms))
+
+    return make
+
+
 def colour_term(lang: str) -> TermMaker:
     """Colour ids → their names (``""``: as adjective, ``noun``: starting a sentence)."""
     colours = load_data("colours")
@@ -87,9 +139,14 @@ class Messages:
             **_prompt_file(lang, game_id),
         }
         self.terms = dict(terms)
+        for name, table in (self.templates.get("_terms") or {}).items():
+            if isinstance(table, Mapping) and all(isinstance(v, Mapping) for v in table.values()):
+                self.terms.setdefault(name, table_term(table))
         self.terms.setdefault("colour", colour_term(lang))
         self.terms.setdefault("colours", self.terms["colour"])
         self.words = self.templates.get("_words", {"and": "and", "or": "or"})
+        self.typing = False
+        """True when the players type (the keyboard): prompts say "type", not "say"."""
 
     def has(self, key: str) -> bool:
         return key in self.templates
@@ -99,14 +156,21 @@ class Messages:
         template = self.templates.get(key)
         if template is None:
             return None
-        data = dict(data or {})
+        data = {**self._context(), **(data or {})}
         if isinstance(template, Mapping):
-            template = _choose_case(template, data, key)
+            template = _choose_case(template, data, key, self.lang)
             if template is None:
                 return None
         if not isinstance(template, str):
             raise MessageError(f"template {key!r} must be text or a mapping of cases")
         return _Formatter(self).format(template, **data).strip() or None
+
+    def _context(self) -> dict[str, Any]:
+        """Blanks every prompt may use: ``{say}`` ("sag"/"schreib", ``:cap``, ``:pl``,
+        ``:Pl``) fits the input in use; ``typing`` selects cases."""
+        verbs = self.templates.get("_say") or {}
+        forms = verbs.get("type" if self.typing else "speak") or {"": "say", "cap": "Say"}
+        return {"say": Term(dict(forms)), "typing": self.typing}
 
     def require(self, key: str, data: Mapping[str, Any] | None = None) -> str:
         text = self.render(key, data)
@@ -140,6 +204,9 @@ class _Formatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         m = self.messages
+        if format_spec.startswith("plural:"):
+            count = len(value) if isinstance(value, list | dict) else value
+            return choose_plural(m.lang, count, format_spec.removeprefix("plural:"))
         if isinstance(value, list):
             if format_spec.startswith("@"):
                 parts = [m.require(format_spec[1:], item) for item in value]
@@ -157,16 +224,24 @@ class _Formatter(string.Formatter):
         return format(value, format_spec)
 
 
-def _choose_case(cases: Mapping[str, Any], data: Mapping[str, Any], key: str) -> Any:
+def _choose_case(
+    cases: Mapping[str, Any], data: Mapping[str, Any], key: str, lang: str = "en"
+) -> Any:
     for condition, template in cases.items():
         if condition == "default" or all(
-            _holds(c.strip(), data) for c in str(condition).split(",")
+            _holds(c.strip(), data, lang) for c in str(condition).split(",")
         ):
             return template
     raise MessageError(f"no case of {key!r} fits {dict(data)}")
 
 
-def _holds(condition: str, data: Mapping[str, Any]) -> bool:
+def _holds(condition: str, data: Mapping[str, Any], lang: str = "en") -> bool:
+    if "~" in condition and "=" not in condition:  # pile~one: a CLDR plural category
+        field_name, _, category = condition.partition("~")
+        value = data.get(field_name)
+        if isinstance(value, list | dict):
+            value = len(value)
+        return isinstance(value, int | float) and plural_category(lang, value) == category
     field_name, _, expected = condition.partition("=")
     if field_name.startswith("#"):
         value = data.get(field_name[1:])

@@ -30,7 +30,11 @@ TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 
 # Global commands still heard while paused or while a yes/no answer is awaited.
-_ALWAYS = frozenset({"repeat", "help", "quit", "slower", "faster", "score", "whose_turn"})
+_ALWAYS = frozenset(
+    {"repeat", "help", "more_help", "quit", "slower", "faster", "score", "whose_turn"}
+)
+HELP_ITEMS = 2
+"""How many moves "help" names; "more help" tells the rest and the questions."""
 
 
 @dataclass(frozen=True)
@@ -339,6 +343,8 @@ class Session:
             self._repeat()
         elif name == "help":
             self._help()
+        elif name == "more_help":
+            self._help(more=True)
         elif name == "whose_turn":
             self._respond(self.game.prompt())
         elif name == "score":
@@ -367,7 +373,9 @@ class Session:
         for text in lines:
             self.out.say(text)
 
-    def _help(self) -> None:
+    def _help(self, more: bool = False) -> None:
+        """Help names the (at most :data:`HELP_ITEMS`) moves that can be made now;
+        "more help" the other moves, the questions and the commands of every moment."""
         if self.paused:
             self._respond([Event("help_paused")])
             return
@@ -376,13 +384,17 @@ class Session:
         for event in self.game.prompt():
             if event.to is None:
                 data.update(event.data)
-        items = []
+        moves, questions = [], []
+        asking = self.adapter.queries | self.adapter.status_intents
         for intent in self.grammar.intents.intents:  # file order: stable and sensible
             if intent in phase.intents and intent not in self.grammar.global_intents:
                 text = self.messages.render("help_" + intent, data)
                 if text:
-                    items.append(text)
-        self._respond([Event("help", {"items": items})])
+                    (questions if intent in asking else moves).append(text)
+        if more:
+            self._respond([Event("more_help", {"items": moves[HELP_ITEMS:] + questions})])
+        else:
+            self._respond([Event("help", {"items": moves[:HELP_ITEMS]})])
 
     def _ask_undo(self) -> None:
         count = self._undo_count()
@@ -583,6 +595,7 @@ _SESSION_KEYS = frozenset(
         "resumed",
         "journal_tail_dropped",
         "help",
+        "more_help",
         "help_paused",
         "confirm_undo",
         "confirm_move",

@@ -71,4 +71,4 @@ class AlleMeineFarbenAdapter(GameAdapter):
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         obj = object_term(lang)
-        return {"number": obj, "other": obj, "named": obj}
+        return {"number": obj, "other": obj, "named": obj, "hidden": obj}

@@ -36,6 +36,9 @@ from voice.messages import Term, TermMaker
 from voice.name_parser import NameParser
 
 MAX_DECK_BYTES = 2_000_000
+FAR_CARDS = 300
+"""Card numbers up to this (or 100 beyond a larger deck) are heard even beyond the deck,
+to be refused clearly."""
 PHASES = 3
 DEALT = 4
 
@@ -64,7 +67,9 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
-    queries = frozenset({"hints", "time_left", "phase_info", "my_cards"})
+    queries = frozenset(
+        {"hints", "time_left", "phase_info", "my_cards", "hint_words", "last_hint", "far_card"}
+    )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -172,6 +177,12 @@ class PantoneAdapter(GameAdapter):
             for n in range(1, len(deck) + 1)
         ]
         lists["character"] = character_values(deck, lang)
+        # numbers beyond the deck, so "card 200" of 152 cards is heard as what it is (and
+        # refused: "there are only 152 cards") instead of as the nearest card that exists
+        lists["far_card"] = [
+            SlotValue("(" + "|".join(number_forms(n, lang)) + ")", n)
+            for n in range(len(deck) + 1, max(FAR_CARDS, len(deck) + 100) + 1)
+        ]
         return lists
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
@@ -195,7 +206,11 @@ class PantoneAdapter(GameAdapter):
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         tables = _prompt_terms(lang)
-        return {"rule": _table_term(tables["rule"]), "modes": _table_term(tables["mode"])}
+        return {
+            "rule": _table_term(tables["rule"]),
+            "modes": _table_term(tables["mode"]),
+            "name": character_term(lang),
+        }
 
     # --- printing the deck ---------------------------------------------------------------
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
@@ -332,6 +347,20 @@ def _prompt_terms(lang: str) -> dict[str, Any]:
     path = resources.files("voice").joinpath("prompts", lang, "pantone.yaml")
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     return data["_terms"]
+
+
+def character_term(lang: str) -> TermMaker:
+    """A character's name inside a sentence: a leading article of the card's title is
+    lower case there ("deine Figur ist die Zahnfee"; ``title``: as on the card)."""
+    articles = {a.capitalize() for a in _LEADING_ARTICLES.get(lang, ())}
+
+    def make(value: Any) -> Term:
+        name = str(value)
+        first, space, rest = name.partition(" ")
+        inside = first.lower() + space + rest if space and first in articles else name
+        return Term({"": inside, "title": name})
+
+    return make
 
 
 def _table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:
