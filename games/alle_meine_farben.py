@@ -51,6 +51,10 @@ HAND_SIZE: int = DATA["hand_size"]
 VARIANTS = ("basic", "profi")
 
 
+_TABLE_QUESTIONS = frozenset({"where_is", "object_colour", "placed", "whole_board"})
+"""Questions about the board that anyone at the table could answer by looking."""
+
+
 def row_of(number: int) -> int:
     """Row 1..4 of object ``number`` (1..20)."""
     return (number - 1) // COLUMNS + 1
@@ -128,7 +132,7 @@ class AlleMeineFarben(Game):
         if self.phase == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
         if self.phase == "play":
-            intents = {"place", "board_row", "board_column", "status"}
+            intents = {"place", "board_row", "board_column", "status"} | _TABLE_QUESTIONS
             if not self.profi:
                 intents |= {"pass", "allowed_colours"}
             # Recognisers listen for this game's colours and full sentences about the
@@ -334,6 +338,8 @@ class AlleMeineFarben(Game):
             return [
                 Event("allowed_colours", {"number": self.number, "colours": self.allowed_colours()})
             ]
+        if name in _TABLE_QUESTIONS:
+            return self._table_question(name, args)
         if name in ("board_row", "board_column"):
             line = name.removeprefix("board_")
             index = args.get("index")
@@ -359,6 +365,34 @@ class AlleMeineFarben(Game):
             data.update(hidden=hidden, free=len(cells) - len(filled) - len(hidden))
             return [Event("board_line", data)]
         return super().query(name, args)
+
+    def _cell(self, number: int) -> dict[str, Any]:
+        card = self.board.get(number)
+        if card is None:
+            return {"number": number, "state": "empty"}
+        if card.revealed:
+            return {"number": number, "state": "coloured", "colour": card.colour}
+        return {"number": number, "state": "hidden"}
+
+    def _table_question(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        """What anyone at the table can see: where an object lies and its colour, what
+        lies already, the whole board (face-down colours stay unsaid)."""
+        if name in ("where_is", "object_colour"):
+            number = args.get("object")
+            if not isinstance(number, int) or not 1 <= number <= CELLS:
+                raise NotAllowed("no_such_object", number=str(number))
+            cell = self._cell(number)
+            data = {**cell, "row": row_of(number), "column": column_of(number)}
+            data["current"] = self.phase == "play" and number == self.number
+            return [Event("where_is" if name == "where_is" else "object_colour", data)]
+        if name == "placed":
+            cells = [self._cell(n) for n in range(1, CELLS + 1)]
+            filled = [c for c in cells if c["state"] == "coloured"]
+            hidden = [c["number"] for c in cells if c["state"] == "hidden"]
+            free = CELLS - len(filled) - len(hidden)
+            return [Event("placed_so_far", {"filled": filled, "hidden": hidden, "free": free})]
+        # the whole board, row by row
+        return [e for row in range(1, ROWS + 1) for e in self.query("board_row", {"index": row})]
 
     def status(self) -> list[Event]:
         data: dict[str, JSON] = {

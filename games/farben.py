@@ -259,7 +259,7 @@ class Farben(Game):
     def expecting(self) -> Expectation:
         # Questions that make sense now; colours may only be asked for once cards are
         # turned over, which happens in the scoring phase.
-        rounds = {"words", "stacks_left", "status"}
+        rounds = {"words", "stacks_left", "status", "colours_left"}
         scoring = rounds | {"colour_of"}
         scored = tuple(s.word for s in self.stacks if s.revealed)
         if self.phase == "choose_first":
@@ -679,7 +679,22 @@ class Farben(Game):
             return [self._left_event()]
         if name == "colour_of":
             return [self._colour_of(args)]
+        if name == "colours_left":
+            return [self._colours_left(args)]
         return super().query(name, args)
+
+    def _colours_left(self, args: Mapping[str, JSON]) -> Event:
+        """The colour cards a player has not shown yet: public, since every card played
+        was shown face up when it was played."""
+        player = args.get("player")
+        if player is None and args.get("self"):
+            player = self.current_player()
+            if player is None:
+                raise Ambiguous("colours_left_whom", players=list(self.players))
+        if player not in self.players:
+            raise NotAllowed("unknown_player", name=str(player))
+        colours = self.colours_in_hand(str(player))
+        return Event("colours_left", {"player": player, "colours": colours, "count": len(colours)})
 
     def _stranger(self, heard: JSON) -> GameError:
         """The answer to a name heard where a player's name belongs but nobody has."""
@@ -858,7 +873,7 @@ class Farben(Game):
         }
 
 
-_QUERIES = frozenset({"words", "stacks_left", "left_to_name", "colour_of"})
+_QUERIES = frozenset({"words", "stacks_left", "left_to_name", "colour_of", "colours_left"})
 
 _ARGUMENTS: dict[str, frozenset[str]] = {
     "first": frozenset({"player", "random"}),

@@ -27,7 +27,7 @@ NUMBERS = (0, 1, 2, 5)
 COUNTS = frozenset(
     {
         "pile", "count", "coloured", "points", "seconds", "gained", "score", "turns_left",
-        "copies", "stacks_each", "target", "time_limit", "left", "turns", "rounds",
+        "copies", "stacks_each", "target", "time_limit", "left", "turns", "rounds", "free",
     }
 )  # fmt: skip
 """Fields that count something: each is rendered with 0, 1, 2 and 5 ..."""
@@ -55,6 +55,7 @@ SAMPLE: dict[str, Any] = {
     "score": 3, "turns_left": 3, "copies": 4, "stacks_each": 2, "target": 20,
     "time_limit": 60, "turns": 3, "rounds": 10,
     "command": "farbspiel resume", "folder": "/tmp", "reason": "x", "option_name": "--x",
+    "row": 1, "column": 2, "current": False, "state": "empty",
     "choices": "a, b", "found": "x", "game": "pantone", "copy": "/tmp/x", "key": "x",
 }  # fmt: skip
 
@@ -73,6 +74,11 @@ SAMPLE_BY_KEY: dict[str, dict[str, Any]] = {
             {"number": 2, "state": "empty"},
             {"number": 3, "state": "empty"},
         ],
+        "filled": [{"number": 1, "state": "coloured", "colour": "red"}],
+        "hidden": [4, 5],
+        "free": 2,
+    },
+    "placed_so_far": {
         "filled": [{"number": 1, "state": "coloured", "colour": "red"}],
         "hidden": [4, 5],
         "free": 2,

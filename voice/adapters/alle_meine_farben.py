@@ -47,7 +47,10 @@ class AlleMeineFarbenAdapter(GameAdapter):
     game_id = "alle-meine-farben"
     default_lang = "de"
     engine = AlleMeineFarben
-    queries = frozenset({"allowed_colours", "board_row", "board_column"})
+    queries = frozenset(
+        {"allowed_colours", "board_row", "board_column"}
+        | {"where_is", "object_colour", "placed", "whole_board"}
+    )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

@@ -118,7 +118,9 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
-    queries = frozenset({"words", "stacks_left", "left_to_name", "colour_of", "unknown_player"})
+    queries = frozenset(
+        {"words", "stacks_left", "left_to_name", "colour_of", "unknown_player", "colours_left"}
+    )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
