@@ -134,7 +134,9 @@ class AlleMeineFarben(Game):
         if self.phase == "play":
             intents = {"place", "board_row", "board_column", "status"} | _TABLE_QUESTIONS
             if not self.profi:
-                intents |= {"pass", "allowed_colours"}
+                intents.add("allowed_colours")
+                if len(self.allowed_colours()) < len(COLOURS):  # else any card fits
+                    intents.add("pass")
             # Recognisers listen for this game's colours and full sentences about the
             # current object only (any object may still be named in the short form).
             slots = {"colour": COLOURS, "object": (self.number,)}
@@ -276,7 +278,7 @@ class AlleMeineFarben(Game):
 
     def _reveal(self) -> list[Event]:
         """Profi: turn the cards over in ascending order, scoring penalty points."""
-        events = [Event("reveal_start", {})]
+        events = [Event("reveal_start", {"reveals": True})]
         for number in range(1, CELLS + 1):
             card = self.board[number]
             clash = self.conflict(number, card.colour)

@@ -283,9 +283,7 @@ class Farben(Game):
                 frozenset({"choose_stack"} | scoring), self.chooser, {"word": left + scored}
             )
         if self.phase == "naming":
-            intents = {"name_colour", "hint", "left_to_name"} | scoring
-            if self.hint_pending is not None:
-                intents.add("forgot")
+            intents = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
             quiet = self.hint_pending is not None  # the owner says their hint word now
             assert self.stack is not None
             words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
@@ -525,6 +523,7 @@ class Farben(Game):
         }
         if not correct:
             data["truth"] = truth
+            data["reveals"] = True  # the true colour is said: no taking this back
         events = [Event("named", data)]
         if not self.unnamed():
             events += self._finish_stack()
@@ -575,15 +574,39 @@ class Farben(Game):
         return [Event("hint_asked", {"player": owner, "namer": self.namer})]
 
     def _apply_forgot(self, args: Mapping[str, JSON]) -> list[Event]:
+        """"I don't remember": from the owner asked for a hint, there is no hint; from the
+        namer ("no idea what Cem had"), that card is turned over without points."""
         if self.phase != "naming":
             raise self._wait()
         owner = self.hint_pending
-        if owner is None:
-            raise NotNow("no_hint_asked", player=self.namer)
+        if owner is None or args.get("player") is not None:
+            return self._give_up(args.get("player"))
         self.hinted.discard(owner)
         self.forgot.add(owner)
         self.hint_pending = None
         return [Event("no_hint", {"player": owner, "namer": self.namer})]
+
+    def _give_up(self, player: JSON) -> list[Event]:
+        assert self.stack is not None
+        if player is None and self.hint_pending is None and len(self.unnamed()) > 1:
+            raise Ambiguous("which_card_unknown", players=self.unnamed())
+        owner = self._owner(player, colour="")
+        truth = self.stack.colours[owner]
+        self.named[owner] = Naming("", False, owner in self.hinted)
+        self.stack.revealed.add(owner)
+        self.hint_pending = None
+        data: dict[str, JSON] = {
+            "namer": self.namer,
+            "player": owner,
+            "truth": truth,
+            "own": owner == self.namer,
+            "to_name": self.unnamed(),
+            "reveals": True,
+        }
+        events = [Event("gave_up", data)]
+        if not self.unnamed():
+            events += self._finish_stack()
+        return events
 
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
         due = self._due_timer()
@@ -598,6 +621,8 @@ class Farben(Game):
         self.stack.revealed.update(self.unnamed())
         self.hint_pending = None
         data = {"player": self.namer, "word": self.stack.word, "unnamed": unnamed}
+        if unnamed:
+            data["reveals"] = True
         event = Event("time_up", data)
         return [event] + self._finish_stack()
 
@@ -839,7 +864,9 @@ class Farben(Game):
         elif action.name in ("name", "hint"):
             data.update(namer=self.current_player(), owner=args.get("player"))
         elif action.name == "forgot":
-            data.update(owner=self.hint_pending)
+            gave_up = self.hint_pending is None or args.get("player") is not None
+            data.update(owner=args.get("player") or self.hint_pending, namer=self.namer)
+            data["gave_up"] = gave_up
         return Event("action_" + action.name, data)
 
     def snapshot(self) -> dict[str, JSON]:
@@ -884,7 +911,7 @@ _ARGUMENTS: dict[str, frozenset[str]] = {
     "stack": frozenset({"word", "player"}),
     "name": frozenset({"player", "colour"}),
     "hint": frozenset({"player"}),
-    "forgot": frozenset(),
+    "forgot": frozenset({"player"}),
     "timer": frozenset({"turn", "left"}),
 }
 """The arguments each action may carry."""

@@ -601,9 +601,11 @@ class Pantone(Game):
         return [Event("guessed", data)] + self._end_turn()
 
     def _reveal_data(self) -> dict[str, JSON]:
+        """The character, now said or shown (``reveals``: an undo must not hide it again)."""
         if self.card is None:  # the table's own card: the Artist shows it
-            return {"physical": True}
-        return {"physical": False, "name": self.deck[self.card - 1].name, "card": self.card}
+            return {"physical": True, "reveals": True}
+        name = self.deck[self.card - 1].name
+        return {"physical": False, "name": name, "card": self.card, "reveals": True}
 
     def _nobody(self) -> list[Event]:
         data: dict[str, JSON] = {"artist": self.artist, **self._reveal_data()}

@@ -306,7 +306,7 @@ def test_the_card_list_prints_numbered_cards(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--cards", "telepathy"], "unknown --cards"),
+        (["--cards", "telepathy"], "there is no --cards “telepathy”"),
         (["--minimalist", "--abstract"], "contradict"),
         (["--target", "0"], "--target must be between"),
         (["--teams"], "--teams needs at least 4 players"),
@@ -321,7 +321,7 @@ def test_odd_options_are_refused_clearly(argv: list[str], message: str) -> None:
     ("teams", "message"),
     [
         ("Anna,Ben,Cem,Dan/Eve", "each team needs at least two"),
-        ("Anna,Ben/Cem,Zoe", "'Zoe' is not one of the players"),
+        ("Anna,Ben/Cem,Zoe", "“Zoe” is not one of the players"),
         ("Anna,Ben,Cem/Dan,Eve,Anna", "must be in exactly one team"),
         ("Anna,Ben", 'like "Anna,Cem/Ben,Dan"'),
     ],

@@ -261,7 +261,8 @@ def _all_texts(lang: str) -> Iterator[tuple[str, str, str]]:
     for name in ("cli",):
         for key, value in _prompt_file(lang, name).items():
             for text in value.values() if isinstance(value, dict) else [value]:
-                if isinstance(text, str):
+                if isinstance(text, str):  # blanks, options and argparse's %s are no words
+                    text = re.sub(r"\{[^}]*\}|--[a-z-]+|%\([a-z_]+\)[sr]|%s", " ", text)
                     yield name, key, text
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from voice.clock import RealClock, VirtualClock
+from voice.messages import console_text
 from voice.session import Session
 
 _CLOCK_LINE = re.compile(r"^@\+\s*(\S+)$")
@@ -46,7 +47,7 @@ def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
         except ValueError:
             seconds = -1.0
         if not 0 <= seconds <= MAX_SCRIPT_STEP:  # also rejects nan and inf
-            yield ScriptLine(number, error=f"{line!r} is not a number of seconds (0 to 86400)")
+            yield ScriptLine(number, error=console_text("script_bad_step", text=line))
         else:
             yield ScriptLine(number, seconds=seconds)
 
@@ -58,7 +59,8 @@ def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> N
             break
         if item.error is not None:
             session.out.record({"type": "script_error", "line": item.number, "message": item.error})
-            print(f"farbspiel: script line {item.number}: {item.error}", file=sys.stderr)
+            text = console_text("script_line", line=item.number, problem=item.error)
+            print(f"farbspiel: {text}", file=sys.stderr)
         elif item.seconds is not None:
             clock.advance(item.seconds)
             session.tick(clock.now())

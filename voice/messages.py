@@ -250,3 +250,39 @@ def _holds(condition: str, data: Mapping[str, Any], lang: str = "en") -> bool:
     if isinstance(value, bool):
         return str(value).lower() == expected.lower()
     return str(value) == expected
+
+
+# --- what the command line prints ---------------------------------------------------------
+_console = {"lang": "en"}
+
+
+def set_console_language(lang: str | None) -> None:
+    """The language of console lines and errors from here on (the game's language)."""
+    if lang in ("de", "en"):
+        _console["lang"] = lang
+
+
+def console_language() -> str:
+    return _console["lang"]
+
+
+@cache
+def _console_messages(lang: str) -> Messages:
+    return Messages(lang, "cli", {})
+
+
+def console_text(key: str, lang: str | None = None, **params: Any) -> str:
+    """A console line or error message from ``voice/prompts/<lang>/cli.yaml``."""
+    return _console_messages(lang or _console["lang"]).require(key, params)
+
+
+def console_words_table(key: str, lang: str | None = None) -> dict[str, str]:
+    """A table of ``cli.yaml`` (e.g. argparse's messages and their translations)."""
+    value = _console_messages(lang or _console["lang"]).templates.get(key)
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def console_words(key: str, lang: str | None = None) -> list[str]:
+    """A word list of ``cli.yaml`` (e.g. the answers that mean yes)."""
+    value = _console_messages(lang or _console["lang"]).templates.get(key)
+    return [str(v) for v in value] if isinstance(value, list) else []

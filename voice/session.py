@@ -404,9 +404,27 @@ class Session:
         before = self._rebuild(self.actions[:-count])
         undone = self.actions[-count:]
         last = next(a for a in undone if a.name != TIMER_ACTION)
+        if self._revealed_by(undone):
+            # a true colour or a character was said: taking it back would let the same
+            # move be made again knowing the answer, and score
+            self._respond([Event("undo_revealed")])
+            return
         self._pending = _Pending("undo", last, count)
         self.out.record({"type": "confirm", "what": "undo", "action": last.to_json()})
         self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
+
+    def _revealed_by(self, undone: Sequence[Action]) -> bool:
+        """True if any of the ``undone`` actions made the game say a hidden answer (its
+        events are marked ``reveals``)."""
+        probe = self._rebuild(self.actions[: -len(undone)])
+        for action in undone:
+            try:
+                events = probe.apply(action)
+            except GameError:
+                return False
+            if any(e.data.get("reveals") for e in events):
+                return True
+        return False
 
     def _undo_count(self) -> int:
         """Actions to take back: the last move, with any timer actions after it."""
@@ -604,6 +622,7 @@ _SESSION_KEYS = frozenset(
         "confirm_quit_save_failed",
         "undone",
         "nothing_to_undo",
+        "undo_revealed",
         "cancelled",
         "yes_or_no",
         "say_again",

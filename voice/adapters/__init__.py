@@ -6,6 +6,7 @@ from voice.adapters.alle_meine_farben import AlleMeineFarbenAdapter
 from voice.adapters.base import GameAdapter, UsageError
 from voice.adapters.farben import FarbenAdapter
 from voice.adapters.pantone import PantoneAdapter
+from voice.messages import console_text
 
 ADAPTERS: dict[str, GameAdapter] = {
     adapter.game_id: adapter
@@ -18,9 +19,8 @@ def adapter_for(game_id: str) -> GameAdapter:
     try:
         return ADAPTERS[game_id]
     except KeyError:
-        raise UsageError(
-            f"unknown game {game_id!r}; choose one of: {', '.join(ADAPTERS)}"
-        ) from None
+        text = console_text("unknown_game", game=game_id, games=", ".join(ADAPTERS))
+        raise UsageError(text) from None
 
 
 __all__ = ["ADAPTERS", "GameAdapter", "UsageError", "adapter_for"]

@@ -9,7 +9,7 @@ from typing import Any
 from games.alle_meine_farben import VARIANTS, AlleMeineFarben
 from games.data import load
 from voice.adapters.base import GameAdapter, UsageError
-from voice.messages import Term, TermMaker
+from voice.messages import Term, TermMaker, console_text
 
 # German article forms by gender: nominative, accusative, dative.
 _ARTICLES = {"m": ("der", "den", "dem"), "f": ("die", "die", "der"), "n": ("das", "das", "dem")}
@@ -66,10 +66,8 @@ class AlleMeineFarbenAdapter(GameAdapter):
         if variant in ("pro", "profivariante"):
             variant = "profi"
         if variant not in VARIANTS:
-            raise UsageError(
-                f"unknown variant {args.variant!r} for alle-meine-farben; "
-                f"choose one of: {', '.join(VARIANTS)}"
-            )
+            text = console_text("variant_unknown", variant=args.variant, variants=", ".join(VARIANTS))
+            raise UsageError(text)
         return {"variant": variant}
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:

@@ -32,6 +32,10 @@ class GameAdapter:
     """Game intents answered by :meth:`Game.query` (never journalled)."""
 
     status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
+
+    names_with_colours: ClassVar[bool] = False
+    """Players are named together with colours ("Julia blue"), so a player may not be
+    called like a colour ("Rosa")."""
     """Game intents answered by :meth:`Game.status`, like the global "score"."""
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

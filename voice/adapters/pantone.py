@@ -32,7 +32,7 @@ from games.pantone_deck import (
 from voice.adapters.base import GameAdapter, UsageError
 from voice.grammar import Grammar, SlotValue, normalize
 from voice.intents import Intent, IntentParser
-from voice.messages import Term, TermMaker
+from voice.messages import Term, TermMaker, console_text
 from voice.name_parser import NameParser
 
 MAX_DECK_BYTES = 2_000_000
@@ -120,17 +120,13 @@ class PantoneAdapter(GameAdapter):
         players = [" ".join(n.split()) for n in str(args.players).split(",")]
         mode = _CARD_MODE_NAMES.get(str(getattr(args, "cards", "number")).strip().lower())
         if mode is None:
-            raise UsageError(
-                f"unknown --cards {args.cards!r}; choose one of: {', '.join(CARD_MODES)}"
-            )
+            text = console_text("cards_unknown", cards=args.cards, modes=", ".join(CARD_MODES))
+            raise UsageError(text)
         if args.minimalist and args.abstract:
-            raise UsageError(
-                "--minimalist (three swatches) and --abstract (all swatches, not touching) "
-                "contradict each other; choose one"
-            )
+            raise UsageError(console_text("minimalist_abstract"))
         target = args.target
         if target is not None and not 1 <= target <= 1000:
-            raise UsageError("--target must be between 1 and 1000 points")
+            raise UsageError(console_text("target_range"))
         if args.renaissance and target is None:
             target = DEFAULT_TARGET
         teams = _teams(args.teams, players) if args.teams is not None else None
@@ -143,8 +139,14 @@ class PantoneAdapter(GameAdapter):
         needed = len(players) * (DEALT if mode == "deal" else PHASES)
         if mode != "physical" and target is None and len(deck) < needed:
             raise UsageError(
-                f"the deck ({source}) has {len(deck)} cards, but {len(players)} players "
-                f"need at least {needed}" + (" when dealing" if mode == "deal" else "")
+                console_text(
+                    "deck_too_small",
+                    source=source,
+                    cards=len(deck),
+                    players=len(players),
+                    needed=needed,
+                    deal=mode == "deal",
+                )
             )
         return {
             "cards": mode,
@@ -314,12 +316,12 @@ def number_forms(number: int, lang: str) -> list[str]:
 # --- teams -----------------------------------------------------------------------------------
 def _teams(spec: str, players: list[str]) -> list[list[str]]:
     if len(players) < 4:
-        raise UsageError("--teams needs at least 4 players, two in each team")
+        raise UsageError(console_text("teams_too_few"))
     if spec == "alternate":
         return [players[0::2], players[1::2]]
     halves = spec.split("/")
     if len(halves) != 2:
-        raise UsageError('--teams: write the two teams like "Anna,Cem/Ben,Dan"')
+        raise UsageError(console_text("teams_format"))
     by_name = {normalize(p): p for p in players}
     teams: list[list[str]] = []
     for half in halves:
@@ -327,17 +329,17 @@ def _teams(spec: str, players: list[str]) -> list[list[str]]:
         for raw in half.split(","):
             name = by_name.get(normalize(raw))
             if name is None:
-                raise UsageError(f"--teams: {raw.strip()!r} is not one of the players")
+                raise UsageError(console_text("teams_unknown", name=raw.strip()))
             team.append(name)
         teams.append(team)
     placed = [p for team in teams for p in team]
     for player in players:
         if placed.count(player) != 1:
-            raise UsageError(f"--teams: {player} must be in exactly one team")
+            raise UsageError(console_text("teams_once", name=player))
     if any(len(team) < 2 for team in teams):
-        raise UsageError("--teams: each team needs at least two players")
+        raise UsageError(console_text("teams_two_each"))
     if abs(len(teams[0]) - len(teams[1])) > 1:
-        raise UsageError("--teams: the teams must be (nearly) the same size")
+        raise UsageError(console_text("teams_even"))
     return teams
 
 
