@@ -330,3 +330,19 @@ def test_no_words_of_the_other_language(lang: str) -> None:
         if stray:
             found.append(f"{game}/{key}: {sorted(stray)}: {text}")
     assert not found, "\n".join(found[:20])
+
+
+# --- brevity, measured on real games --------------------------------------------------------
+def test_help_says_what_can_be_said_now_in_about_20_words(tmp_path):
+    """Help asked after every line of one golden game per game (the whole measurement of
+    all games: ``python -m voice.bench.prompt_words``)."""
+    from voice.bench.prompt_words import measure
+
+    scripts = [
+        GOLDEN / "alle-meine-farben" / "basic-de-won.script",
+        GOLDEN / "farben" / "three-players-de.script",
+        GOLDEN / "pantone" / "eigene-karten-de.script",
+    ]
+    result = measure(scripts)
+    assert result["help_max_words"] <= 22, result["longest_help"]
+    assert result["max_words"] <= 40

@@ -385,7 +385,7 @@ class Session:
             if event.to is None:
                 data.update(event.data)
         moves, questions = [], []
-        asking = self.adapter.queries | self.adapter.status_intents
+        asking = self.adapter.queries | self.adapter.status_intents | self.adapter.help_later
         for intent in self.grammar.intents.intents:  # file order: stable and sensible
             if intent in phase.intents and intent not in self.grammar.global_intents:
                 text = self.messages.render("help_" + intent, data)

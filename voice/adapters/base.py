@@ -33,6 +33,9 @@ class GameAdapter:
 
     status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
 
+    help_later: ClassVar[frozenset[str]] = frozenset()
+    """Moves that "help" leaves to "more help" (they are not what the game waits for)."""
+
     names_with_colours: ClassVar[bool] = False
     """Players are named together with colours ("Julia blue"), so a player may not be
     called like a colour ("Rosa")."""

@@ -67,6 +67,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
+    help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
     queries = frozenset(
         {"hints", "time_left", "phase_info", "my_cards", "hint_words", "last_hint", "far_card"}
     )
