@@ -154,7 +154,9 @@ def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():
     turn = "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2."
     assert lines.count(turn) == 2  # the turn, then "wer ist dran"
     # typed, so farbspiel says "schreib", not "sag"
-    assert lines[-1] == "Das habe ich nicht verstanden. Schreib „Hilfe“, dann sage ich, was gerade geht."
+    assert lines[-1] == (
+        "Das habe ich nicht verstanden. Schreib „Hilfe“, dann sage ich, was gerade geht."
+    )
 
 
 def test_parse_prints_the_intent_as_json():

@@ -148,3 +148,24 @@ def test_what_colours_does_a_player_still_have(tmp_path):
     argv, lines = _farben_to_first_stack()
     said = play(tmp_path, argv, lines + ["what colours does Cem still have"]).said
     assert said[-1] == "Cem still has 2 colours: pink and brown."
+
+
+def test_keine_ahnung_turns_a_card_over_without_points_in_german(tmp_path):
+    script = (GOLDEN / "farben" / "three-players-de.script").read_text(encoding="utf-8")
+    lines = script.splitlines()
+    argv = shlex.split(lines[0].removeprefix("# farbspiel:"))[1:]
+    scoring = next(i for i, line in enumerate(lines) if line.startswith("# --- Werten"))
+    said_lines = [t for t in (line.split("#")[0].strip() for line in lines[1:]) if t]
+    before = [t for t in (line.split("#")[0].strip() for line in lines[1:scoring]) if t]
+    rest = said_lines[len(before):]
+    lines = before + rest[: rest.index("Musik") + 1] + [
+        "Keine Ahnung",
+        "keine Ahnung, was Mia hatte",
+        "Rosa",  # a colour alone, with two cards down: whose?
+        "rückgängig",
+    ]
+    said = play(tmp_path, argv, lines).said
+    assert said[-4].startswith("Welche Farbe weißt du nicht: die von ")
+    assert said[-3].startswith("Mia hatte ") and said[-3].endswith("Dafür gibt es keine Punkte.")
+    assert said[-2].startswith("Wessen Karte ist rosa: ")
+    assert said[-1] == "Das kann ich nicht zurücknehmen: Die richtige Antwort ist schon gesagt."

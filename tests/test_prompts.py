@@ -175,9 +175,8 @@ def renderings(game: str, lang: str) -> Iterator[tuple[str, dict[str, Any], str]
     for key, template in messages.templates.items():
         if key.startswith("_"):
             continue
-        needed = fields_of(template) | {
-            c.partition("=")[0].lstrip("#") for c in (template if isinstance(template, dict) else {})
-        }
+        cases = template if isinstance(template, dict) else {}
+        needed = fields_of(template) | {c.partition("=")[0].lstrip("#") for c in cases}
         base = {**SAMPLE, **SAMPLE_BY_GAME.get(game, {}), **SAMPLE_BY_KEY.get(key, {})}
         base["items"] = ["„ja“"] if lang == "de" else ["“yes”"]
         for example in real.get(key, [])[:1] or [{}]:
@@ -248,7 +247,8 @@ def test_plural_syntax_follows_babel() -> None:
 def test_status_says_the_pile_is_empty() -> None:
     for lang, empty in (("de", "Stapel ist leer"), ("en", "pile is empty")):
         messages = Messages(lang, "alle-meine-farben", ADAPTERS["alle-meine-farben"].terms(lang))
-        text = messages.render("status", {"variant": "basic", "coloured": 1, "cells": 20, "pile": 0})
+        data = {"variant": "basic", "coloured": 1, "cells": 20, "pile": 0}
+        text = messages.render("status", data)
         assert empty in text, text
         assert " 0 " not in text
 

@@ -27,6 +27,7 @@ from voice.grammar import LANGUAGES, Grammar, GrammarError, normalize
 from voice.journal import Contents, Header, Journal, JournalError, damaged_copy, read, rewrite
 from voice.loop import LineReader, run_keyboard, run_script
 from voice.messages import (
+    console_language,
     console_text,
     console_words,
     console_words_table,
@@ -538,7 +539,9 @@ def _last_save() -> Path:
 
 def _setup_message(game: str, exc: SetupError) -> str:
     """The engine's reason why a game cannot start, in the game's language."""
-    params = {k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in exc.params.items()}
+    params = {
+        k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in exc.params.items()
+    }
     try:
         return console_text("setup_" + exc.key, game=game, **params)
     except LookupError:  # a reason without its own message (or lacking a blank)
@@ -623,6 +626,14 @@ def _translate_argparse(message: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    before = console_language()
+    try:
+        return _main(argv)
+    finally:  # (run in-process by tests: leave no language behind)
+        set_console_language(before)
+
+
+def _main(argv: list[str] | None = None) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     set_console_language(_guess_language(raw) or _system_language())
     argparse._ = _translate_argparse  # type: ignore[attr-defined]  # its gettext hook

@@ -222,7 +222,8 @@ def rewrite(
             tmp.unlink(missing_ok=True)
         if isinstance(exc, JournalError):
             raise
-        raise JournalError(console_text("save_cannot_replace", path=path, reason=exc.strerror)) from exc
+        reason = exc.strerror
+        raise JournalError(console_text("save_cannot_replace", path=path, reason=reason)) from exc
     return Journal.reopen(path)
 
 
@@ -377,7 +378,7 @@ def _upgrade(
     for step in range(version, VERSION):
         try:
             header, records = MIGRATIONS[step](dict(header), [dict(r) for r in records])
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError):
             lang = header.get("lang") if header.get("lang") in ("de", "en") else None
             raise JournalError(
                 console_text("save_cannot_upgrade", lang, path=path, version=version)

@@ -66,7 +66,8 @@ class AlleMeineFarbenAdapter(GameAdapter):
         if variant in ("pro", "profivariante"):
             variant = "profi"
         if variant not in VARIANTS:
-            text = console_text("variant_unknown", variant=args.variant, variants=", ".join(VARIANTS))
+            variants = ", ".join(VARIANTS)
+            text = console_text("variant_unknown", variant=args.variant, variants=variants)
             raise UsageError(text)
         return {"variant": variant}
 

@@ -59,7 +59,9 @@ def parse_words(text: str) -> list[list[str]]:
         for word in sides:
             if len(word) > MAX_WORD_LENGTH:
                 raise UsageError(
-                    console_text("words_too_long", card=number, word=word[:20], limit=MAX_WORD_LENGTH)
+                    console_text(
+                        "words_too_long", card=number, word=word[:20], limit=MAX_WORD_LENGTH
+                    )
                 )
             if not any(c.isalpha() for c in word) or _TEMPLATE_CHARACTERS & set(word):
                 raise UsageError(console_text("words_unsayable", card=number, word=word))

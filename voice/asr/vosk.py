@@ -48,6 +48,7 @@ from voice.asr.base import (
     Transcript,
     Word,
 )
+from voice.messages import console_text
 
 UNKNOWN_WORD = "[unk]"
 """vosk's word for out-of-grammar speech (in the models that have it)."""
@@ -467,11 +468,8 @@ class VoskRecogniser(Recogniser):
             return
         self._reported_unknown.update(new)
         broken = len({phrase for word in new for phrase in grammar.unknown[word]})
-        self.notify(
-            f"the speech model does not know {', '.join(repr(w) for w in new[:10])}"
-            f"{' ...' if len(new) > 10 else ''}; {broken} sentence(s) with them cannot be "
-            "heard (type them instead; `farbspiel models check` lists all)"
-        )
+        shown = ", ".join(repr(w) for w in new[:10]) + (" ..." if len(new) > 10 else "")
+        self.notify(console_text("model_lacks_words", words=shown, count=broken))
 
     def accept(self, chunk: bytes) -> Transcript | None:
         if self._recogniser is None:
