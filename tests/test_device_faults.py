@@ -138,7 +138,7 @@ def test_the_microphone_is_unplugged_mid_game_and_plugged_in_again(room, pulse, 
         game.wait_for("ich höre über das Mikrofon zu (tippen geht auch)", timeout=60)
         game.type("Anna ist am jüngsten")
         game.type("rot")
-        game.wait_for("Ben, Nummer 2: der Hut.")
+        game.wait_for("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.")
         room.unplug()
         game.wait_for("Ich höre das Mikrofon nicht mehr.", timeout=10)
         game.type("gelb")  # typed while the microphone is gone: it counts
