@@ -346,3 +346,16 @@ def test_help_says_what_can_be_said_now_in_about_20_words(tmp_path):
     result = measure(scripts)
     assert result["help_max_words"] <= 22, result["longest_help"]
     assert result["max_words"] <= 40
+
+
+def test_prompts_say_type_to_a_keyboard_player():
+    for lang, spoken, typed in (("de", "„fertig“ sagst", "„fertig“ schreibst"),
+                                ("en", "you say “done”", "you type “done”")):  # fmt: skip
+        messages = Messages(lang, "farben", ADAPTERS["farben"].terms(lang))
+        data = {"colour": "blue", "player": "Lena", "explain": True}
+        assert spoken in messages.render("colour_told", data)
+        messages.typing = True
+        assert typed in messages.render("colour_told", data)
+        assert ("Schreib „Hilfe“" if lang == "de" else "Type “help”") in messages.render(
+            "not_understood"
+        )
