@@ -18,4 +18,25 @@ fi
 .venv/bin/python -m pip install -q -e '.[test,bench]'
 # axe-core checks the table view's accessibility in the browser tests (local, no CDN)
 npm install --silent --no-audit --no-fund >/dev/null
-echo "farbspiel is installed in .venv (run: .venv/bin/farbspiel --help)"
+# Put a `farbspiel` command on the PATH (the README's commands use it): a link to this
+# copy's .venv/bin/farbspiel in ~/.local/bin if that is on the PATH, else in /usr/local/bin.
+# FARBSPIEL_LINK=no leaves the PATH alone.
+here="$(pwd)"
+linked=""
+if [ "${FARBSPIEL_LINK:-yes}" != "no" ]; then
+    for dir in "$HOME/.local/bin" /usr/local/bin; do
+        case ":$PATH:" in *":$dir:"*) ;; *) continue ;; esac
+        if [ -d "$dir" ] && [ -w "$dir" ]; then
+            ln -sfn "$here/.venv/bin/farbspiel" "$dir/farbspiel" && linked="$dir/farbspiel" && break
+        elif [ -d "$dir" ] && [ -n "$SUDO" ] && $SUDO -n true 2>/dev/null; then
+            $SUDO ln -sfn "$here/.venv/bin/farbspiel" "$dir/farbspiel" && linked="$dir/farbspiel" && break
+        fi
+    done
+fi
+if [ -n "$linked" ]; then
+    echo "farbspiel is installed: the command farbspiel now runs this copy ($linked -> $here/.venv/bin/farbspiel)."
+    echo "Try: farbspiel --help"
+else
+    echo "farbspiel is installed in .venv, but no folder on your PATH could take a link to it."
+    echo "Run it as $here/.venv/bin/farbspiel, or add $here/.venv/bin to your PATH."
+fi

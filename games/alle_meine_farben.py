@@ -55,6 +55,10 @@ ASK_AGAIN_TIMES = 3
 """When nobody says which cards the assistant holds, it asks again this often."""
 
 
+_TABLE_QUESTIONS = frozenset({"where_is", "object_colour", "placed", "whole_board"})
+"""Questions about the board that anyone at the table could answer by looking."""
+
+
 def row_of(number: int) -> int:
     """Row 1..4 of object ``number`` (1..20)."""
     return (number - 1) // COLUMNS + 1
@@ -97,6 +101,10 @@ class AlleMeineFarben(Game):
         "allowed_colours": "_ask_allowed_colours",
         "board_row": "_ask_row",
         "board_column": "_ask_column",
+        "where_is": "_ask_where_is",
+        "object_colour": "_ask_object_colour",
+        "placed": "_ask_placed",
+        "whole_board": "_ask_whole_board",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -249,11 +257,14 @@ class AlleMeineFarben(Game):
             return Expectation(frozenset({"choose_first", "random_first"}))
         if self.stage == "play" and self.waiting_cards:
             intents = {"assistant_cards", "board_row", "board_column", "status", "allowed_colours"}
+            intents |= _TABLE_QUESTIONS
             return Expectation(frozenset(intents), slots={"colour": COLOURS})
         if self.stage == "play":
-            intents = {"place", "board_row", "board_column", "status"}
+            intents = {"place", "board_row", "board_column", "status"} | _TABLE_QUESTIONS
             if not self.profi:
-                intents |= {"pass", "allowed_colours"}
+                intents.add("allowed_colours")
+                if len(self.allowed_colours()) < len(COLOURS):  # else any card fits
+                    intents.add("pass")
             # Recognisers listen for this game's colours and full sentences about the
             # current object only (any object may still be named in the short form).
             slots = {"colour": COLOURS, "object": (self.number,)}
@@ -276,15 +287,16 @@ class AlleMeineFarben(Game):
         if self.seat is not None and self.turn == self.seat.name:
             allowed = self.allowed_colours()
             hand = list(dict.fromkeys(self.face_up))
-            return [Action("place", {"colour": c}) for c in hand if c in allowed] + [
-                Action("pass", {"colour": c}) for c in hand
-            ]
+            passes = [Action("pass", {"colour": c}) for c in hand]
+            if len(allowed) == len(COLOURS):  # every card fits: passing is refused
+                passes = []
+            return [Action("place", {"colour": c}) for c in hand if c in allowed] + passes
         if self.profi:
             colours = [c for c in COLOURS if self._placed_count(c) < COPIES]
         else:
             colours = self.allowed_colours()
         actions = [Action("place", {"colour": c}) for c in colours]
-        if not self.profi:
+        if not self.profi and len(colours) < len(COLOURS):
             actions.append(Action("pass"))
         return actions
 
@@ -349,6 +361,9 @@ class AlleMeineFarben(Game):
             raise NotAllowed("unknown_argument", action="pass", argument="colour")
         if mine and colour not in self.face_up:
             raise NotAllowed("assistant_lacks_colour", player=player, colour=str(colour))
+        if len(self.allowed_colours()) == len(COLOURS):
+            # every colour still fits this object, so every card in the hand fits too
+            raise NotAllowed("pass_not_needed", number=self.number)
         if self.hands[player] == 0:  # cannot happen: players without cards are skipped
             raise NotAllowed("no_cards_to_pass")
         if mine:
@@ -407,7 +422,7 @@ class AlleMeineFarben(Game):
 
     def _reveal(self) -> list[Event]:
         """Profi: turn the cards over in ascending order, scoring penalty points."""
-        events = [Event("reveal_start", {})]
+        events = [Event("reveal_start", {"reveals": True})]
         for number in range(1, CELLS + 1):
             card = self.board[number]
             clash = self.conflict(number, card.colour)
@@ -496,7 +511,52 @@ class AlleMeineFarben(Game):
             else:
                 cell["state"] = "hidden"
             cells.append(cell)
-        return [Event("board_line", {"line": line, "index": index, "cells": cells})]
+        # grouped for reading out: the colours, the face-down numbers, how many free
+        filled = [c for c in cells if c["state"] == "coloured"]
+        hidden = [c["number"] for c in cells if c["state"] == "hidden"]
+        data = {"line": line, "index": index, "cells": cells, "filled": filled}
+        data.update(hidden=hidden, free=len(cells) - len(filled) - len(hidden))
+        return [Event("board_line", data)]
+
+    def _ask_where_is(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._table_question("where_is", args)
+
+    def _ask_object_colour(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._table_question("object_colour", args)
+
+    def _ask_placed(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._table_question("placed", args)
+
+    def _ask_whole_board(self, args: Mapping[str, JSON]) -> list[Event]:
+        return self._table_question("whole_board", args)
+
+    def _cell(self, number: int) -> dict[str, Any]:
+        card = self.board.get(number)
+        if card is None:
+            return {"number": number, "state": "empty"}
+        if card.revealed:
+            return {"number": number, "state": "coloured", "colour": card.colour}
+        return {"number": number, "state": "hidden"}
+
+    def _table_question(self, name: str, args: Mapping[str, JSON]) -> list[Event]:
+        """What anyone at the table can see: where an object lies and its colour, what
+        lies already, the whole board (face-down colours stay unsaid)."""
+        if name in ("where_is", "object_colour"):
+            number = args.get("object")
+            if not isinstance(number, int) or not 1 <= number <= CELLS:
+                raise NotAllowed("no_such_object", number=str(number))
+            cell = self._cell(number)
+            data = {**cell, "row": row_of(number), "column": column_of(number)}
+            data["current"] = self.stage == "play" and number == self.number
+            return [Event("where_is" if name == "where_is" else "object_colour", data)]
+        if name == "placed":
+            cells = [self._cell(n) for n in range(1, CELLS + 1)]
+            filled = [c for c in cells if c["state"] == "coloured"]
+            hidden = [c["number"] for c in cells if c["state"] == "hidden"]
+            free = CELLS - len(filled) - len(hidden)
+            return [Event("placed_so_far", {"filled": filled, "hidden": hidden, "free": free})]
+        # the whole board, row by row
+        return [e for row in range(1, ROWS + 1) for e in self.query("board_row", {"index": row})]
 
     def status(self) -> list[Event]:
         data: dict[str, JSON] = {

@@ -154,7 +154,7 @@ class Farben(Game):
         "stack": Move("_apply_stack", ("word", "player")),
         "name": Move("_apply_name", ("player", "colour")),
         "hint": Move("_apply_hint", ("player",)),
-        "forgot": Move("_apply_forgot"),
+        "forgot": Move("_apply_forgot", ("player",)),
         "timer": Move("_apply_timer", ("turn", "left")),
     }
     questions = {
@@ -162,6 +162,7 @@ class Farben(Game):
         "stacks_left": "_ask_stacks_left",
         "left_to_name": "_ask_left_to_name",
         "colour_of": "_ask_colour_of",
+        "colours_left": "_ask_colours_left",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -278,7 +279,7 @@ class Farben(Game):
     def expecting(self) -> Expectation:
         # Questions that make sense now; colours may only be asked for once cards are
         # turned over, which happens in the scoring phase.
-        rounds = {"words", "stacks_left", "status"}
+        rounds = {"words", "stacks_left", "status", "colours_left"}
         scoring = rounds | {"colour_of"}
         scored = tuple(s.word for s in self.stacks if s.revealed)
         if self.stage == "choose_first":
@@ -302,9 +303,7 @@ class Farben(Game):
                 frozenset({"choose_stack"} | scoring), self.chooser, {"word": left + scored}
             )
         if self.stage == "naming":
-            intents = {"name_colour", "hint", "left_to_name"} | scoring
-            if self.hint_pending is not None:
-                intents.add("forgot")
+            intents = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
             quiet = self.hint_pending is not None  # the owner says their hint word now
             assert self.stack is not None
             words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
@@ -526,6 +525,7 @@ class Farben(Game):
         }
         if not correct:
             data["truth"] = truth
+            data["reveals"] = True  # the true colour is said: no taking this back
         events = [Event("named", data)]
         if not self.unnamed():
             events += self._finish_stack()
@@ -576,15 +576,39 @@ class Farben(Game):
         return [Event("hint_asked", {"player": owner, "namer": self.namer})]
 
     def _apply_forgot(self, args: Mapping[str, JSON]) -> list[Event]:
+        """"I don't remember": from the owner asked for a hint, there is no hint; from the
+        namer ("no idea what Cem had"), that card is turned over without points."""
         if self.stage != "naming":
             raise self._wait()
         owner = self.hint_pending
-        if owner is None:
-            raise NotNow("no_hint_asked", player=self.namer)
+        if owner is None or args.get("player") is not None:
+            return self._give_up(args.get("player"))
         self.hinted.discard(owner)
         self.forgot.add(owner)
         self.hint_pending = None
         return [Event("no_hint", {"player": owner, "namer": self.namer})]
+
+    def _give_up(self, player: JSON) -> list[Event]:
+        assert self.stack is not None
+        if player is None and self.hint_pending is None and len(self.unnamed()) > 1:
+            raise Ambiguous("which_card_unknown", players=self.unnamed())
+        owner = self._owner(player, colour="")
+        truth = self.stack.colours[owner]
+        self.named[owner] = Naming("", False, owner in self.hinted)
+        self.stack.revealed.add(owner)
+        self.hint_pending = None
+        data: dict[str, JSON] = {
+            "namer": self.namer,
+            "player": owner,
+            "truth": truth,
+            "own": owner == self.namer,
+            "to_name": self.unnamed(),
+            "reveals": True,
+        }
+        events = [Event("gave_up", data)]
+        if not self.unnamed():
+            events += self._finish_stack()
+        return events
 
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
         due = self._due_timer()
@@ -599,6 +623,8 @@ class Farben(Game):
         self.stack.revealed.update(self.unnamed())
         self.hint_pending = None
         data = {"player": self.namer, "word": self.stack.word, "unnamed": unnamed}
+        if unnamed:
+            data["reveals"] = True
         event = Event("time_up", data)
         return [event] + self._finish_stack()
 
@@ -674,6 +700,19 @@ class Farben(Game):
             raise NotNow("choose_first_now")
         return super().query(name, args)
 
+    def _colours_left(self, args: Mapping[str, JSON]) -> Event:
+        """The colour cards a player has not shown yet: public, since every card played
+        was shown face up when it was played."""
+        player = args.get("player")
+        if player is None and args.get("self"):
+            player = self.current_player()
+            if player is None:
+                raise Ambiguous("colours_left_whom", players=list(self.players))
+        if player not in self.players:
+            raise NotAllowed("unknown_player", name=str(player))
+        colours = self.colours_in_hand(str(player))
+        return Event("colours_left", {"player": player, "colours": colours, "count": len(colours)})
+
     def _stranger(self, heard: JSON) -> GameError:
         """The answer to a name heard where a player's name belongs but nobody has."""
         words = str(heard or "").split()
@@ -695,6 +734,9 @@ class Farben(Game):
 
     def _ask_colour_of(self, args: Mapping[str, JSON]) -> list[Event]:
         return [self._colour_of(args)]
+
+    def _ask_colours_left(self, args: Mapping[str, JSON]) -> list[Event]:
+        return [self._colours_left(args)]
 
     def _words_event(self) -> Event:
         if self.stage == "side":
@@ -829,7 +871,9 @@ class Farben(Game):
         elif action.name in ("name", "hint"):
             data.update(namer=self.current_player(), owner=args.get("player"))
         elif action.name == "forgot":
-            data.update(owner=self.hint_pending)
+            gave_up = self.hint_pending is None or args.get("player") is not None
+            data.update(owner=args.get("player") or self.hint_pending, namer=self.namer)
+            data["gave_up"] = gave_up
         return Event("action_" + action.name, data)
 
     def snapshot(self) -> dict[str, JSON]:

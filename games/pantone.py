@@ -111,6 +111,9 @@ class Pantone(Game):
     }
     questions = {
         "hints": "_ask_hints",
+        "hint_words": "_ask_hints",
+        "last_hint": "_ask_last_hint",
+        "far_card": "_ask_far_card",
         "time_left": "_ask_time_left",
         "phase_info": "_ask_phase_info",
         "my_cards": "_ask_my_cards",
@@ -274,21 +277,21 @@ class Pantone(Game):
 
     def expecting(self) -> Expectation:
         stage = self.stage
-        always = {"phase_info", "penalty"}
+        always = {"phase_info", "penalty", "hint_words", "last_hint"}
         if stage in BOARD_STAGES:
             always |= {"board", "board_query"}
         if stage == "choose_first":
             return Expectation(frozenset({"choose_first", "random_first"}))
         if stage == "discard":
             return Expectation(
-                frozenset({"discard", "my_cards"} | always),
+                frozenset({"discard", "my_cards", "far_card"} | always),
                 self.artist,
                 {"card": tuple(self.hands[self.artist])},
             )
         if stage == "choose":
             if self.physical:
                 return Expectation(frozenset({"ready"} | always), self.artist)
-            intents = {"choose"} | always
+            intents = {"choose", "far_card"} | always
             if self.card_mode == "deal":
                 intents.add("my_cards")
                 if len(self.hands[self.artist]) == 1:
@@ -643,9 +646,11 @@ class Pantone(Game):
         return [Event("guessed", data)] + self._end_turn()
 
     def _reveal_data(self) -> dict[str, JSON]:
+        """The character, now said or shown (``reveals``: an undo must not hide it again)."""
         if self.card is None:  # the table's own card: the Artist shows it
-            return {"physical": True}
-        return {"physical": False, "name": self.deck[self.card - 1].name, "card": self.card}
+            return {"physical": True, "reveals": True}
+        name = self.deck[self.card - 1].name
+        return {"physical": False, "name": name, "card": self.card, "reveals": True}
 
     def _nobody(self) -> list[Event]:
         data: dict[str, JSON] = {"artist": self.artist, **self._reveal_data()}
@@ -753,6 +758,17 @@ class Pantone(Game):
 
     def _ask_hints(self, args: Mapping[str, JSON]) -> list[Event]:
         return [self._hints_event()]
+
+    def _ask_last_hint(self, args: Mapping[str, JSON]) -> list[Event]:
+        data = dict(self._hints_event().data)
+        hints = data.pop("hints", None) or []
+        if hints:
+            data["hint"] = hints[-1]["hint"]
+        return [Event("last_hint", data)]
+
+    def _ask_far_card(self, args: Mapping[str, JSON]) -> list[Event]:
+        """A card number beyond the deck ("card 200" of 152)."""
+        raise NotAllowed("card_out_of_range", card=str(args.get("card")), count=len(self.deck))
 
     def _ask_time_left(self, args: Mapping[str, JSON]) -> list[Event]:
         return [self._time_left_event(args)]

@@ -72,10 +72,23 @@ def test_naming_another_object_is_corrected_and_changes_nothing():
 
 def test_pass_discards_and_draws_and_the_next_player_tries_the_same_object():
     g = game()
+    place(g, VALID[1])  # now one colour no longer fits number 2
     pile = g.pile
+    player = g.current_player()
     events = g.apply(Action("pass"))
     assert [e.type for e in events] == ["passed", "turn"]
-    assert (g.number, g.current_player(), g.pile, g.hands["Anna"]) == (1, "Ben", pile - 1, 3)
+    assert (g.number, g.pile, g.hands[player]) == (2, pile - 1, 3)
+    assert g.current_player() != player
+
+
+def test_passing_is_refused_while_every_colour_still_fits():
+    g = game()
+    before = g.snapshot()
+    with pytest.raises(NotAllowed) as err:
+        g.apply(Action("pass"))  # number 1: any card in the hand fits
+    assert err.value.key == "pass_not_needed" and err.value.params == {"number": 1}
+    assert g.snapshot() == before
+    assert Action("pass") not in g.legal_actions()
 
 
 def test_draw_pile_is_tracked_from_28_cards():
@@ -89,14 +102,15 @@ def test_draw_pile_is_tracked_from_28_cards():
 
 def test_once_the_pile_is_empty_hands_shrink_and_empty_hands_are_skipped():
     g = game(players=("Anna", "Ben"))
-    for _ in range(22):  # 22 passes empty the pile; hands stay full
+    place(g, VALID[1])  # a colour is blocked for number 2, so passing is allowed
+    for _ in range(21):  # 21 passes empty the pile; hands stay full
         g.apply(Action("pass"))
     assert g.pile == 0 and g.hands == {"Anna": 3, "Ben": 3}
     for _ in range(5):
         g.apply(Action("pass"))
     assert g.hands == {"Anna": 0, "Ben": 1} and g.current_player() == "Ben"
     events = g.apply(Action("pass"))
-    assert events[-1].type == "game_over" and g.result() == {"coloured": 0, "won": False}
+    assert events[-1].type == "game_over" and g.result() == {"coloured": 1, "won": False}
 
 
 def test_all_twenty_coloured_wins_together():

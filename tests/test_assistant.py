@@ -380,7 +380,7 @@ def test_session_undo_takes_back_the_persons_move_with_the_assistants_after_it()
     assert [a.name for a in s.actions] == ["cards"]
     assert s.game.turn == "Mia" and s.game.number == 1
     s.hear("whose turn is it")
-    assert out.said[-1] == "Mia, number 1: the ball."
+    assert out.said[-1] == "Mia, number 1: the ball, row 1, column 1."
 
 
 def test_session_assistant_lines_carry_its_name_and_repeat_keeps_them() -> None:
@@ -491,7 +491,7 @@ def test_cli_saves_and_resumes_the_assistant_seat_identically(tmp_path: Path) ->
         (["farben", "--players", "Anna", "--assistant", "Robo"], "3 to 5 players"),
         (
             ["alle-meine-farben", "--players", "Mia", "--assistant", "Robo", "--variant", "profi"],
-            "basic",
+            "Grundspiel",  # a German game (Alle meine Farben's default): said in German
         ),
         (["farben", "--players", "Anna,Ben", "--assistant-seat", "1"], "needs --assistant"),
     ],

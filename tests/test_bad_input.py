@@ -43,7 +43,7 @@ def test_garbage_between_moves_changes_nothing(tmp_path):
     assert "Das war mir zu lang. Sag es bitte kürzer." in noisy.said
     assert "Es gibt gerade nichts zu bestätigen." in noisy.said
     assert "Das Spiel läuft doch." in noisy.said
-    assert "script line" in noisy.err
+    assert "Skriptzeile" in noisy.err
 
 
 def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
@@ -68,22 +68,32 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
     [
         (["play", "chess", "--players", "A"], "invalid choice: 'chess'"),
         (["play", "alle-meine-farben"], "--players"),
-        (["play", "alle-meine-farben", "--players", ""], "empty name"),
-        (["play", "alle-meine-farben", "--players", "Anna,,Ben"], "empty name"),
-        (["play", "alle-meine-farben", "--players", "Anna,anna"], "two players are called"),
-        (["play", "alle-meine-farben", "--players", "A,B,C,D,E,F,G"], "needs 1 to 6 players"),
-        (["play", "alle-meine-farben", "--players", "123"], "not a name"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--first", "Zed"], "--first 'Zed'"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--rate", "5"], "--rate must be"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "-1"], "--seed must be"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "abc"], "invalid int"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--lang", "fr"], "invalid choice"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--variant", "x"], "unknown variant"),
+        # alle-meine-farben is German unless --lang en says otherwise: so are its errors
+        (["play", "alle-meine-farben", "--players", ""], "leeren Namen"),
+        (["play", "alle-meine-farben", "--players", "Anna,,Ben"], "leeren Namen"),
+        (["play", "alle-meine-farben", "--lang", "en", "--players", "Anna,,Ben"], "empty name"),
+        (["play", "alle-meine-farben", "--players", "Anna,anna"], "zwei heißen „anna“"),
+        (["play", "alle-meine-farben", "--players", "A,B,C,D,E,F,G"], "braucht 1 bis 6 Spieler"),
+        (
+            ["play", "alle-meine-farben", "--lang", "en", "--players", "A,B,C,D,E,F,G"],
+            "needs 1 to 6 players",
+        ),
+        (["play", "alle-meine-farben", "--players", "123"], "kein Name"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--first", "Zed"], "--first „Zed“"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--rate", "5"], "--rate muss"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "-1"], "--seed muss"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "abc"], "kein gültiger Wert"),
+        (["play", "farben", "--players", "Anna", "--seed", "abc"], "invalid int"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--lang", "fr"], "geht nicht"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--variant", "x"], "Variante „x“"),
+        (["play", "alle-meine-farben", "--players", "Anna,Pause"], "der Befehl „Pause“"),
+        (["play", "farben", "--players", "Anna,Help,Cem"], "the command “Help”"),
+        (["play", "farben", "--lang", "de", "--players", "Anna,Rosa,Cem"], "eine Farbe"),
         (
             ["play", "alle-meine-farben", "--players", "Anna", "--variant", "profi"],
-            "needs 2 to 6 players",
+            "braucht 2 bis 6 Spieler",
         ),
-        (["parse", "chess", "hello"], "unknown game"),
+        (["parse", "chess", "hello"], "no game called “chess”"),
         (["frobnicate"], "invalid choice"),
         ([], "required"),
     ],
@@ -97,17 +107,17 @@ def test_impossible_command_lines_exit_2_with_a_clear_message(argv, message):
 
 def test_missing_or_unreadable_script_exits_1(tmp_path):
     result = run_cli(*PLAY, "--script", str(tmp_path / "nope.txt"))
-    assert result.code == 1 and "no script file" in result.err
+    assert result.code == 1 and "es gibt keine Skriptdatei" in result.err
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Grün\n".encode("latin-1"))
     result = run_cli(*PLAY, "--script", str(latin1))
-    assert result.code == 1 and "not UTF-8" in result.err
+    assert result.code == 1 and "kein UTF-8-Text" in result.err
 
 
 def test_real_process_never_shows_a_traceback_for_bad_values():
     result = run_process("play", "alle-meine-farben", "--players", "Anna", "--rate", "fast")
     assert result.code == 2
-    assert "invalid int value" in result.err and "Traceback" not in result.err
+    assert "„fast“ ist kein gültiger Wert" in result.err and "Traceback" not in result.err
 
 
 def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():
@@ -125,7 +135,7 @@ def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():
         "/dev/null/x",
         stdin=typed,
     )
-    assert result.code == 1 and "cannot create save file" in result.err
+    assert result.code == 1 and "lässt sich nicht anlegen" in result.err
     result = run_process(
         "play",
         "alle-meine-farben",
@@ -141,8 +151,12 @@ def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():
     lines = result.out.splitlines()
     assert "Anna fängt an." in lines
     assert "Der Ball ist jetzt rot. Zieh bitte eine Karte nach." in lines
-    assert lines.count("Ben, Nummer 2: der Hut.") == 2  # the turn, then "wer ist dran"
-    assert lines[-1].startswith("Das habe ich nicht verstanden.")
+    turn = "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2."
+    assert lines.count(turn) == 2  # the turn, then "wer ist dran"
+    # typed, so farbspiel says "schreib", not "sag"
+    assert lines[-1] == (
+        "Das habe ich nicht verstanden. Schreib „Hilfe“, dann sage ich, was gerade geht."
+    )
 
 
 def test_parse_prints_the_intent_as_json():

@@ -135,10 +135,10 @@ def test_the_microphone_is_unplugged_mid_game_and_plugged_in_again(room, pulse, 
         {**pulse.env, "XDG_DATA_HOME": str(tmp_path / "data")},
     )  # fmt: skip
     try:
-        game.wait_for("listening through the microphone (typing works too)", timeout=60)
+        game.wait_for("ich höre über das Mikrofon zu (tippen geht auch)", timeout=60)
         game.type("Anna ist am jüngsten")
         game.type("rot")
-        game.wait_for("Ben, Nummer 2: der Hut.")
+        game.wait_for("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.")
         room.unplug()
         game.wait_for("Ich höre das Mikrofon nicht mehr.", timeout=10)
         game.type("gelb")  # typed while the microphone is gone: it counts
@@ -158,9 +158,9 @@ def test_the_microphone_is_unplugged_mid_game_and_plugged_in_again(room, pulse, 
     assert code == 0, game.text
     assert "Bis dahin könnt ihr eure Züge eintippen." in out
     back = out.index("Das Mikrofon ist wieder da.")
-    assert "Anna, Nummer 3: die Säge." in out[back:]  # what the game waits for, said again
-    assert "waiting for the microphone to come back" in err and f"saved in {save}" in err
-    assert "the microphone is back" in err and "Traceback" not in err
+    assert "Anna, Nummer 3: die Säge, Reihe 1, Spalte 3." in out[back:]  # said again
+    assert "ich warte, bis das Mikrofon wieder da ist" in err and f"gespeichert in {save}" in err
+    assert "das Mikrofon ist wieder da" in err and "Traceback" not in err
     from voice.session.journal import read
 
     colours = [a.args.get("colour") for a in read(save).actions]

@@ -51,11 +51,11 @@ def test_english_is_the_default_language(tmp_path: Path) -> None:
         ("School/" + "x" * 41, "too long"),
         ("School/[Holiday]", "not a word farbspiel can say"),
         ("School/42", "not a word farbspiel can say"),
-        ("School/Ready", "'Ready' could not be chosen by voice"),
-        ("Red/Holiday", "'Red' could not be chosen by voice: said alone it means a colour"),
-        ("School/Rainbow", "means a colour"),
-        ("School/Ben", "means the player Ben"),
-        ("Help/School", "the command 'help'"),
+        ("School/Ready", "“Ready” could not be chosen by voice"),
+        ("Red/Holiday", "“Red” could not be chosen by voice: said alone it is a colour"),
+        ("School/Rainbow", "is a colour"),
+        ("School/Ben", "is the player Ben"),
+        ("Help/School", "the command “help”"),
     ],
 )
 def test_bad_word_cards_are_refused_clearly(words: str, message: str) -> None:
@@ -66,7 +66,7 @@ def test_bad_word_cards_are_refused_clearly(words: str, message: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("abc", "not 'abc'"), ("5", "not 5"), ("99999", "not 99999"), ("-30", "not -30")],
+    [("abc", "not “abc”"), ("5", "not “5”"), ("99999", "not “99999”"), ("-30", "not “-30”")],
 )
 def test_bad_time_limits_are_refused_clearly(value: str, message: str) -> None:
     run = run_cli(*PLAY, "--time-limit", value)
@@ -190,8 +190,8 @@ SPOKEN_EVENTS = {
     ("options", "message"),
     [
         ({"deck": "en", "time_limit": 2}, "the time limit must be 10 to 3600 seconds, not 2"),
-        ({"deck": "en", "words": [["School", "school"]]}, "'school' (card 1) appears twice"),
-        ({"deck": "xx"}, "there is no word deck 'xx'"),
+        ({"deck": "en", "words": [["School", "school"]]}, "“school” (card 1) appears twice"),
+        ({"deck": "xx"}, "there is no word deck “xx”"),
     ],
 )
 def test_a_save_file_with_an_impossible_setup_is_refused(tmp_path: Path, options, message) -> None:

@@ -247,7 +247,8 @@ def test_hints_none_for_ones_own_colour_none_from_who_forgot_one_per_player() ->
     game.apply(Action("stack", {"word": game.stacks[1].word}))
     first, second = [p for p in game.unnamed() if p != namer]
     refused(game, Action("hint", {"player": namer}), NotAllowed, "no_hint_for_own")
-    refused(game, Action("forgot"), NotNow, "no_hint_asked")
+    # no hint asked: "I don't know" is the namer's, for which card? (several are face down)
+    refused(game, Action("forgot"), Ambiguous, "which_card_unknown")
     game.apply(Action("hint", {"player": first}))
     assert game.expecting().quiet  # the hint word is table talk
     assert "forgot" in game.expecting().intents
@@ -616,3 +617,33 @@ def test_undo_and_confirmations_name_every_move() -> None:
     assert (name.type, name.data["namer"], name.data["owner"]) == ("action_name", "Anna", "Ben")
     game.apply(Action("hint", {"player": "Cem"}))
     assert game.describe(Action("forgot")).data["owner"] == "Cem"
+    assert game.describe(Action("forgot")).data["gave_up"] is False
+    assert game.describe(Action("forgot", {"player": "Ben"})).data["gave_up"] is True
+
+
+def test_the_namer_may_not_know_a_colour_the_card_is_turned_over_without_points() -> None:
+    game = scoring_game()
+    namer = game.namer
+    game.apply(Action("stack", {"word": game.stacks[1].word}))
+    first, second = [p for p in game.unnamed() if p != namer]
+    before = dict(game.scores)
+    [gave_up] = game.apply(Action("forgot", {"player": first}))
+    assert gave_up.type == "gave_up" and gave_up.data["truth"] == truth(game, first)
+    assert gave_up.data["reveals"] and game.scores == before
+    assert first not in game.unnamed()
+    refused(game, Action("name", {"player": first, "colour": truth(game, first)}), NotAllowed,
+            "already_named")  # fmt: skip
+    # with only one card left, "I don't know" can only mean that one
+    game.apply(Action("name", {"player": second, "colour": truth(game, second)}))
+    events = game.apply(Action("forgot"))
+    assert events[0].type == "gave_up" and events[0].data["own"] is True
+
+
+def test_a_wrong_answer_says_the_truth_and_is_marked_as_revealing() -> None:
+    game = scoring_game()
+    namer = game.namer
+    game.apply(Action("stack", {"word": game.stacks[1].word}))
+    other = next(p for p in game.unnamed() if p != namer)
+    wrong = next(c for c in ("red", "blue") if c != truth(game, other))
+    [named] = game.apply(Action("name", {"player": other, "colour": wrong}))
+    assert named.data["correct"] is False and named.data["reveals"] is True

@@ -126,7 +126,7 @@ def test_play_with_a_broken_model_falls_back_to_the_keyboard(tmp_path):
 
     if microphone_problem() is None:  # with a microphone, the model is what stops it
         run = run_process(*play, "--input", "mic", stdin="")
-        assert run.code == 1 and "is damaged" in run.err and "add --input keyboard" in run.err
+        assert run.code == 1 and "is damaged" in run.err and "--input keyboard anhängen" in run.err
     run = run_process(*play, "--input", "keyboard", stdin="Anna\nrot\n")
     assert run.code == 0 and "Der Ball ist jetzt rot." in run.out
     from voice.session.journal import read

@@ -144,7 +144,9 @@ def test_nobody_after_hint_four_scores_nothing_and_reveals() -> None:
     for _ in range(5):
         events = nobody_in_round(g)
     reveal = next(e for e in events if e.type == "nobody_guessed")
-    assert reveal.data == {"artist": "Anna", "physical": False, "name": "Pinocchio", "card": 2}
+    assert reveal.data == {
+        "artist": "Anna", "physical": False, "name": "Pinocchio", "card": 2, "reveals": True
+    }
     assert g.scores == {"Anna": 0, "Ben": 0, "Cem": 0}
     assert g.artist == "Ben"
 

@@ -287,7 +287,7 @@ def test_a_game_that_ends_while_saving_fails_says_what_is_missing(table, tmp_pat
     assert any(e["type"] == "game_over" for e in events)
     code, _ = t.finish()
     assert code == 1
-    assert "could not be saved" in t.stderr()
+    assert "die letzten Züge ließen sich nicht speichern" in t.stderr()
     assert "Traceback" not in t.stderr() and "internal error" not in t.stderr()
     assert_holds(save, MOVES[:-2])  # what was saved is whole
 
@@ -304,7 +304,7 @@ def test_quitting_while_saving_fails_does_not_claim_the_game_is_saved(table, tmp
     events = t.say("ja")
     assert {"type": "quit", "saved": False} in events
     code, _ = t.finish()
-    assert code == 1 and "could not be saved" in t.stderr()
+    assert code == 1 and "die letzten Züge ließen sich nicht speichern" in t.stderr()
     assert_holds(save, MOVES[:3])
 
 
@@ -451,7 +451,7 @@ def test_output_to_a_full_disk_stops_cleanly_with_the_game_saved(tmp_path):
         )
     err = proc.stderr.decode()
     assert proc.returncode == 1
-    assert "stopped: cannot write the game's output" in err and str(save) in err
+    assert "angehalten: Ausgabe oder Eingabe des Spiels geht nicht mehr" in err and str(save) in err
     assert "internal error" not in err and "Traceback" not in err
     done = len(read(save).actions)
     assert 0 < done < len(MOVES)
@@ -482,5 +482,5 @@ def test_a_save_file_whose_first_line_cannot_be_written_is_not_left_behind(tmp_p
         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY)),
         timeout=120,
     )
-    assert proc.returncode == 1 and "cannot write to save file" in proc.stderr
+    assert proc.returncode == 1 and "lässt sich nicht schreiben" in proc.stderr
     assert not save.exists()  # an empty file would block --save and not resume

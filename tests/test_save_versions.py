@@ -122,7 +122,7 @@ def test_an_older_format_is_upgraded_and_the_game_goes_on(tmp_path, monkeypatch)
 
     result = resume(save, MOVES[9:], tmp_path)
     assert result.code == 0, result.err
-    assert "was saved in format 0; it now uses format 2" in result.err
+    assert "war im Format 0 gespeichert; jetzt hat die Datei das Format 2" in result.err
     assert (tmp_path / "game.jsonl.format-0").read_bytes() == old  # the old file, kept
     assert lines(save)[0]["version"] == 2
     assert read(save).actions == read(whole).actions  # nothing lost, and it went on
@@ -138,7 +138,8 @@ def test_an_upgrade_that_fails_on_a_damaged_old_file_is_a_clear_message(tmp_path
     save.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     before = save.read_bytes()
     result = resume(save, [], tmp_path)
-    assert result.code == 1 and "(save format 0) cannot be upgraded" in result.err
+    text = "(Speicherformat 0) lässt sich nicht auf den neuen Stand bringen"
+    assert result.code == 1 and text in result.err
     assert save.read_bytes() == before
 
 

@@ -105,7 +105,7 @@ def test_undo_and_speech_rate_are_saved_too(tmp_path):
     resumed = run_cli(
         "resume", str(save), "--json", "--script", str(write_script(tmp_path / "b", ["wiederhole"]))
     )
-    assert "Ben, Nummer 2: der Hut." in resumed.said
+    assert "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2." in resumed.said
     assert resumed.code == 0
 
 
@@ -114,7 +114,7 @@ def test_resume_without_a_file_takes_the_last_saved_game(tmp_path):
     run_cli(*PLAY, "--save", str(save), "--script", str(write_script(tmp_path / "a", ["rot"])))
     resumed = run_cli("resume", "--json", "--script", str(write_script(tmp_path / "b", [])))
     assert resumed.code == 0
-    assert "Ben, Nummer 2: der Hut." in resumed.said
+    assert "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2." in resumed.said
 
 
 def test_resume_with_nothing_saved_says_so(tmp_path):
@@ -174,8 +174,30 @@ def test_damage_inside_the_journal_names_the_line_and_changes_nothing(tmp_path):
     damaged = b"".join(lines)
     save.write_bytes(damaged)
     result = run_cli("resume", str(save), "--script", str(write_script(tmp_path / "s", [])))
-    assert result.code == 1 and "line 4" in result.err
+    # line 4 holds move 3 (line 1 is the header); the way on is offered, in German
+    assert result.code == 1 and "bei Zug 3 beschädigt (Zeile 4)" in result.err
+    assert f"farbspiel resume --repair {save}" in result.err
     assert save.read_bytes() == damaged
+    assert not (tmp_path / "game.jsonl.damaged").exists()
+
+
+def test_a_save_damaged_in_the_middle_goes_on_from_the_last_good_move(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run_cli(*PLAY, "--save", str(save), "--script", str(write_script(tmp_path / "a", MOVES[:5])))
+    lines = save.read_bytes().splitlines(keepends=True)
+    lines[3] = b'{"action": {"name": "place", "args": {"colour": "re\n'
+    damaged = b"".join(lines)
+    save.write_bytes(damaged)
+    script = write_script(tmp_path / "s", ["wer ist dran"])
+    result = run_cli("resume", "--repair", str(save), "--script", str(script), "--json")
+    assert result.code == 0, result.err
+    assert "bei Zug 3 beschädigt; das Spiel geht ab Zug 2 weiter" in result.err
+    # moves 1 and 2 (the ball, the hat) are kept: the saw is next
+    assert "Cem, Nummer 3: die Säge, Reihe 1, Spalte 3." in result.said
+    assert (tmp_path / "game.jsonl.damaged").read_bytes() == damaged  # kept untouched
+    assert len(save.read_bytes().splitlines()) == 3  # header and the two good moves
+    again = run_cli("resume", str(save), "--script", str(script), "--json")
+    assert again.code == 0 and "Cem, Nummer 3: die Säge, Reihe 1, Spalte 3." in again.said
 
 
 def test_moves_that_do_not_replay_are_refused(tmp_path):
@@ -185,8 +207,31 @@ def test_moves_that_do_not_replay_are_refused(tmp_path):
         f.write(b'{"action": {"name": "place", "args": {"colour": "red"}}}\n')
     damaged = save.read_bytes()
     result = run_cli("resume", str(save), "--script", str(write_script(tmp_path / "s", [])))
-    assert result.code == 1 and "do not replay" in result.err
+    assert result.code == 1 and "passen ab Zug 2 nicht zum Spiel" in result.err
+    assert "unknown_action" not in result.err and "{" not in result.err  # for players
     assert save.read_bytes() == damaged
+    script = write_script(tmp_path / "t", [])
+    result = run_cli("resume", "--repair", str(save), "--script", str(script), "--json")
+    assert result.code == 0, result.err
+    assert (tmp_path / "game.jsonl.damaged").read_bytes() == damaged
+    assert "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2." in result.said
+
+
+def test_an_unknown_move_in_a_save_file_is_worded_for_players(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run_cli(*PLAY, "--save", str(save), "--script", str(write_script(tmp_path / "a", ["rot"])))
+    with open(save, "ab") as f:
+        f.write(b'{"action": {"name": "show", "args": {}}}\n')
+    result = run_cli("resume", str(save), "--script", str(write_script(tmp_path / "s", [])))
+    assert result.code == 1
+    assert "passen ab Zug 2 nicht zum Spiel" in result.err and "show" not in result.err
+
+
+def test_save_naming_a_folder_says_so(tmp_path):
+    script = write_script(tmp_path / "a", [])
+    result = run_cli(*PLAY, "--save", str(tmp_path), "--script", str(script))
+    assert result.code == 1
+    assert f"--save {tmp_path} ist ein Ordner; nennt eine Datei darin" in result.err
 
 
 def test_a_last_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path):
@@ -198,7 +243,7 @@ def test_a_last_line_cut_short_by_a_crash_is_dropped_on_resume(tmp_path):
         "resume", str(save), "--json", "--script", str(write_script(tmp_path / "b", MOVES[3:]))
     )
     assert result.code == 0, result.err
-    assert "Der letzte, unvollständige Eintrag im Spielstand wurde verworfen." in result.said
+    assert "Der letzte Zug im Spielstand war unvollständig und fehlt jetzt." in result.said
     assert final_events(result.out)[0]["won"] is True
     assert read(save).dropped_tail is False  # the file is whole again
 
@@ -207,7 +252,7 @@ def test_save_refuses_to_overwrite_an_existing_file(tmp_path):
     save = tmp_path / "taken.jsonl"
     save.write_text("my notes\n")
     result = run_cli(*PLAY, "--save", str(save), "--script", str(write_script(tmp_path / "a", [])))
-    assert result.code == 1 and "already exists" in result.err
+    assert result.code == 1 and "gibt es schon" in result.err
     assert save.read_text() == "my notes\n"
 
 
@@ -221,7 +266,7 @@ def test_an_impossible_save_place_is_a_clear_message(tmp_path):
         "--script",
         str(write_script(tmp_path / "a", [])),
     )
-    assert result.code == 1 and "cannot create save file" in result.err
+    assert result.code == 1 and "lässt sich nicht anlegen" in result.err
 
 
 def _play_and_kill(save: Path, kill_after: float, lines: list[str]) -> None:

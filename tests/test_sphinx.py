@@ -24,7 +24,10 @@ def play_phrases(lang: str) -> list[str]:
     setup = Setup(("Anna", "Ben", "Cem"), 7, "Ben", {"variant": "basic"})
     session = Session(adapter_for("alle-meine-farben"), lang, setup, NullOutput())
     session.start()
-    return session.phrases()
+    phrases = session.phrases()
+    # and those of the next object: passing is refused while every colour fits number 1
+    session.hear("rot" if lang == "de" else "red")
+    return list(dict.fromkeys(phrases + session.phrases()))
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +70,12 @@ def test_numbers_come_back_as_the_phrase_the_parser_knows(english: SphinxRecogni
 
 def test_table_talk_gets_a_low_confidence(english: SphinxRecogniser) -> None:
     talk = ["the weather is really lovely today", "could you pass me the water please"]
+    ignore = Thresholds().ignore  # below this the policy ignores what it heard
     for i, text in enumerate(talk):
         for transcript in hear(english, utterance(text, "en-us", seed=20 + i)):
-            assert transcript.confidence < 0.15, transcript
+            # well below: the phase's grammar now also holds the table questions ("where
+            # is the lamp?"), which "could you pass me the water" comes nearest to (0.16)
+            assert transcript.confidence < 0.6 * ignore, transcript
 
 
 def test_german_through_the_english_model(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ def test_input_mic_without_a_microphone_suggests_the_keyboard(tmp_path):
     run = run_process(*PLAY, "--input", "mic", "--save", str(tmp_path / "g.jsonl"), stdin="")
     assert run.code == 1
     assert "no microphone found" in run.err
-    assert "add --input keyboard" in run.err
+    assert "Spielt stattdessen mit der Tastatur: --input keyboard anhängen" in run.err
     assert "Traceback" not in run.err
 
 
@@ -38,8 +38,8 @@ def test_input_auto_without_a_microphone_says_it_uses_the_keyboard(tmp_path):
             stdin=devnull, capture_output=True, text=True, cwd=ROOT, timeout=60,
         )  # fmt: skip
     assert proc.returncode == 0
-    assert "no microphone (no microphone found)" in proc.stderr
-    assert "listening to the keyboard" in proc.stderr
+    assert "kein Mikrofon (" in proc.stderr  # a German game: German console lines
+    assert "ich lese die Tastatur: Tippt, was ihr sagen würdet." in proc.stderr
 
 
 def test_piped_lines_are_keyboard_input_even_with_input_auto(tmp_path):
@@ -48,7 +48,7 @@ def test_piped_lines_are_keyboard_input_even_with_input_auto(tmp_path):
         stdin="Anna ist am jüngsten\nrot\n",
     )  # fmt: skip
     assert run.code == 0
-    assert "listening to the keyboard" in run.err and "microphone" not in run.err
+    assert "ich lese die Tastatur" in run.err and "Mikrofon" not in run.err
     assert "Der Ball ist jetzt rot." in run.out
 
 
@@ -59,7 +59,7 @@ def test_voice_tts_without_sound_falls_back_to_text_and_says_so(tmp_path):
         stdin="Anna\n",
     )  # fmt: skip
     assert run.code == 0
-    assert "no speech output (no audio output found); farbspiel answers in text." in run.err
+    assert "keine Sprachausgabe (no audio output found); farbspiel antwortet als Text." in run.err
     assert "Anna fängt an." in run.out
 
 
@@ -79,8 +79,8 @@ def test_script_mode_opens_no_audio_device(tmp_path):
 @pytest.mark.parametrize(
     ("option", "message"),
     [
-        (["--input", "mic"], "--script takes the place of the microphone"),
-        (["--voice", "tts"], "--script runs in virtual time without sound"),
+        (["--input", "mic"], "--script ersetzt das Mikrofon"),
+        (["--voice", "tts"], "--script läuft in gedachter Zeit ohne Ton"),
     ],
 )
 def test_script_mode_refuses_audio_options(tmp_path, option, message):

@@ -27,6 +27,7 @@ from speech_audio import (
 )
 
 from voice.input.audio import chunks
+from voice.output.messages import console_text
 from voice.recognition.engines import RecogniserError, transcribe
 from voice.recognition.vosk import (
     OUT_OF_LIST_CONFIDENCE,
@@ -231,7 +232,9 @@ def test_phrases_with_unknown_words_are_left_out_and_reported():
     assert rec.grammar.phrases == {"분홍색", "고양이"}
     assert rec.grammar.unknown == {"hut": ("분홍색 hut",)}  # digits are typed forms, not words
     assert json.loads(rec.grammar.text) == ["분홍색", "고양이"]  # this model has no [unk]
-    assert len(notes) == 1 and "'hut'" in notes[0] and "1 sentence" in notes[0]
+    assert len(notes) == 1 and notes[0].key == "model_lacks_words"
+    said = console_text(notes[0].key, lang="en", **notes[0].params)  # as the CLI says it
+    assert "'hut'" in said and "1 sentence" in said
     rec.set_phrases(["고양이", "hut 고양이"])  # the same unknown word is reported once
     assert len(notes) == 1
 

@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
 from games.errors import FarbspielError
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-line notice for the players from an early stage (a recogniser that lacks
+    words, ...): a message key of the console prompts and its blanks. The command line
+    says it in the game's language; early stages cannot (the prompts are a later room)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.key} {dict(self.params)}" if self.params else self.key
 
 
 class UsageError(FarbspielError, ValueError):

@@ -12,6 +12,7 @@ import os
 import stat
 import sys
 
+from voice.errors import Notice
 from voice.input.audio import (
     AudioError,
     Microphone,
@@ -21,6 +22,7 @@ from voice.input.audio import (
 )
 from voice.input.clock import RealClock
 from voice.input.lines import LineReader
+from voice.output.messages import console_text
 from voice.output.sinks import MultiOutput, Output
 from voice.output.tts import SpeechOutput, tts_problem
 from voice.recognition.engines import Recogniser, RecogniserError, open_recogniser
@@ -28,7 +30,10 @@ from voice.session.microphone import ECHO_TAIL, SpeakingGate, run_microphone
 from voice.session.session import Session
 
 
-def note(message: str) -> None:
+def note(message: str | Notice) -> None:
+    """A notice for the players on the console, in the game's language."""
+    if isinstance(message, Notice):
+        message = console_text(message.key, **message.params)
     print(f"farbspiel: {message}", file=sys.stderr, flush=True)
 
 
@@ -38,7 +43,7 @@ def open_speech(lang: str, mode: str, quiet: bool = False) -> SpeechOutput | Non
     if problem is not None:
         # Asked for speech, or someone at a terminal who may expect it: say why not.
         if mode == "tts" or (not quiet and sys.stderr.isatty()):
-            note(f"no speech output ({problem}); farbspiel answers in text.")
+            note(console_text("no_speech_output", problem=problem))
         return None
     return SpeechOutput(lang, notify=note)
 
@@ -80,12 +85,8 @@ class MicrophoneInput:
             )
         except AudioError as exc:
             saved = session.journal.path if session.journal is not None else None
-            resume = (
-                f" The game is saved; continue with: farbspiel resume {saved} --input keyboard"
-                if saved
-                else ""
-            )
-            raise AudioError(f"{exc}.{resume}") from None
+            text = console_text("audio_failed", problem=exc, saved=bool(saved), path=saved)
+            raise AudioError(text) from None
         finally:
             microphones.close()
             self.recogniser.close()
@@ -129,22 +130,20 @@ def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInpu
     problem = microphone_problem()
     if problem is not None:
         if args.input == "mic":
-            raise AudioError(f"{problem}. Play with the keyboard instead: add --input keyboard")
+            raise AudioError(console_text("mic_needs_keyboard", problem=problem))
         if not args.json:
-            note(f"no microphone ({problem}).")
+            note(console_text("no_microphone", problem=problem))
         return None
     if not args.json:
-        note("loading the speech recogniser ...")
+        note(console_text("loading_recogniser"))
     try:
         recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
     except RecogniserError as exc:
         if args.input == "mic":
-            raise RecogniserError(
-                f"{exc}. Or play with the keyboard: add --input keyboard"
-            ) from None
-        note(f"no speech recognition ({exc}).")
+            raise RecogniserError(console_text("mic_needs_keyboard", problem=exc)) from None
+        note(console_text("no_recognition", problem=exc))
         return None
     keyboard = LineReader(sys.stdin.fileno()) if sys.stdin.isatty() else None
     if not args.json:
-        note("listening through the microphone" + (" (typing works too)." if keyboard else "."))
+        note(console_text("listening_mic", typing=keyboard is not None))
     return MicrophoneInput(recogniser, keyboard)

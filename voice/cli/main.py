@@ -37,13 +37,28 @@ from voice.errors import CliError, UsageError
 from voice.input.audio import AudioError
 from voice.input.clock import RealClock, VirtualClock
 from voice.input.lines import LineReader
+from voice.output.messages import (
+    console_language,
+    console_text,
+    console_words,
+    console_words_table,
+    set_console_language,
+)
 from voice.output.rate import MAX_RATE, MIN_RATE, clamp_rate
 from voice.output.sinks import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
 from voice.paths import data_dir
 from voice.recognition.engines import ENGINES, RecogniserError
 from voice.recognition.models import ModelError
 from voice.session.adapters import ADAPTERS, adapter_for
-from voice.session.journal import Contents, Header, Journal, JournalError, read, rewrite
+from voice.session.journal import (
+    Contents,
+    Header,
+    Journal,
+    JournalError,
+    damaged_copy,
+    read,
+    rewrite,
+)
 from voice.session.loops import run_keyboard, run_script
 from voice.session.session import Session
 from voice.session.settings import last_save, load_settings, remember_save
@@ -55,7 +70,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so main() decides the exit code."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
-        raise UsageError(f"{message}\n(try: {self.prog} --help)")
+        raise UsageError(console_text("usage_hint", message=message, prog=self.prog))
 
 
 class Command(Protocol):
@@ -86,6 +101,12 @@ def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
     resume = commands.add_parser("resume", help="continue a saved game")
     resume.add_argument(
         "file", nargs="?", type=Path, help="the save file (default: the game saved last)"
+    )
+    resume.add_argument(
+        "--repair",
+        action="store_true",
+        help="a save file damaged in the middle: go on from the last good move "
+        "(the damaged file is kept beside it)",
     )
     _add_io_options(resume)
 
@@ -200,18 +221,43 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
 
 
 # --- play / resume ---------------------------------------------------------------------
+def _check_player_names(adapter: Any, lang: str, setup: Setup) -> None:
+    """Refuse a player's name that, said alone, is a command or (where colours are named
+    on their own) a colour: "Pause", "Hilfe", "help", "Rosa" in Farben. Nobody could call
+    that player, and calling them would pause the game instead."""
+    from hassil import recognize_all
+
+    grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
+    for name in setup.players:
+        for result in recognize_all(
+            normalize(name), grammar.intents, slot_lists=grammar.slot_lists, language=lang
+        ):
+            entities = result.entities
+            if result.intent.name in grammar.global_intents or result.intent.name in (
+                "affirm",
+                "deny",
+            ):
+                raise UsageError(console_text("player_is_command", name=name, command=name))
+            if (
+                adapter.names_with_colours
+                and "colour" in entities
+                and "player" not in entities
+            ):
+                raise UsageError(console_text("player_is_colour", name=name))
+
+
 def _first(name: str | None, players: tuple[str, ...]) -> str | None:
     if name is None:
         return None
     for player in players:
         if normalize(player) == normalize(name):
             return player
-    raise UsageError(f"--first {name!r} is not one of the players ({', '.join(players)})")
+    raise UsageError(console_text("first_unknown", name=name, players=", ".join(players)))
 
 
 def _check_rate(rate: int | None) -> int | None:
     if rate is not None and not MIN_RATE <= rate <= MAX_RATE:
-        raise UsageError(f"--rate must be between {MIN_RATE} and {MAX_RATE} words per minute")
+        raise UsageError(console_text("rate_range", low=MIN_RATE, high=MAX_RATE))
     return rate
 
 
@@ -255,9 +301,9 @@ def _check_audio_options(args: argparse.Namespace) -> None:
     if args.script is None:
         return
     if args.input == "mic":
-        raise UsageError("--script takes the place of the microphone; leave out --input mic")
+        raise UsageError(console_text("script_no_mic"))
     if args.voice == "tts":
-        raise UsageError("--script runs in virtual time without sound; leave out --voice tts")
+        raise UsageError(console_text("script_no_tts"))
 
 
 def _default_save(game_id: str) -> Path:
@@ -271,34 +317,30 @@ def _with_assistant(
     """The seat order with the assistant's seat (``--assistant``) added, and its name."""
     if args.assistant is None:
         if args.assistant_seat is not None:
-            raise UsageError("--assistant-seat needs --assistant NAME")
+            raise UsageError(console_text("assistant_seat_alone"))
         return players, None
     if args.game not in ASSISTANT_GAMES:
-        raise UsageError(
-            f"the assistant can take a seat in {' and '.join(ASSISTANT_GAMES)}, not in {args.game}"
-        )
+        games = list(ASSISTANT_GAMES)
+        raise UsageError(console_text("assistant_game", games=games, game=args.game))
     (name,) = players_option(args.assistant) if "," not in args.assistant else ("",)
     if not name:
-        raise UsageError("--assistant takes one name, like --assistant Robo")
+        raise UsageError(console_text("assistant_one_name"))
     if normalize(name) in {normalize(p) for p in players}:
-        raise UsageError(
-            f"--assistant {name!r} sounds like a player's name; give the assistant another one"
-        )
+        raise UsageError(console_text("assistant_like_player", name=name))
     try:
         return seat_players(players, name, args.assistant_seat), name
     except SetupError as exc:
-        raise UsageError(
-            f"--assistant-seat must be 1 to {exc.params['seats']} (the seats at this table)"
-        ) from None
+        raise UsageError(console_text("assistant_bad_seat", seats=exc.params["seats"])) from None
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     adapter = adapter_for(args.game)
+    set_console_language(args.lang)
     players, assistant = _with_assistant(args, players_option(args.players))
     first = _first(args.first, players)
     rate = _check_rate(args.rate)
     if args.seed is not None and args.seed < 0:
-        raise UsageError("--seed must be 0 or more")
+        raise UsageError(console_text("seed_negative"))
     seed = args.seed if args.seed is not None else _dt.datetime.now().microsecond
     options = adapter.options(args, args.lang)
     if assistant is not None:
@@ -309,6 +351,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         adapter.create(setup)  # checks the setup before anything is written
     except SetupError as exc:
         raise UsageError(_setup_message(args.game, exc)) from None
+    _check_player_names(adapter, args.lang, setup)
     script = _open_script(args.script)
     save = args.save if args.save is not None or script is not None else _default_save(args.game)
     journal = Journal.create(save, Header(args.game, args.lang, setup)) if save else None
@@ -329,7 +372,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     path = args.file or last_save()
-    contents = read(path)
+    contents = _read_save(path, repair=bool(getattr(args, "repair", False)))
+    set_console_language(contents.header.lang)
     adapter = adapter_for(contents.header.game)
     rate = _check_rate(args.rate)
     _check_audio_options(args)
@@ -340,7 +384,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         adapter.create(contents.header.setup)
     except SetupError as exc:  # a save file edited by hand, or from another version
         message = _setup_message(contents.header.game, exc)
-        raise CliError(f"{path} cannot be resumed: {message}") from None
+        raise CliError(console_text("cannot_resume", path=path, problem=message)) from None
     session = Session(
         adapter,
         contents.header.lang,
@@ -350,14 +394,84 @@ def cmd_resume(args: argparse.Namespace) -> int:
         rate=rate,
         private=_make_private_output(args),
     )
-    session.check_replay()  # refuses a damaged journal before the file is touched
-    if contents.upgraded_from is not None:
+    try:
+        session.check_replay()  # refuses a damaged journal before the file is touched
+    except JournalError:
+        good = _replayable(adapter, contents)
+        copy = damaged_copy(path)
+        offer = console_text("save_bad_moves", path=path, move=good + 1, good=good, copy=copy)
+        if not (args.repair or _ask_repair(offer, good, args)):
+            raise JournalError(offer) from None
+        del contents.actions[good:]
+        contents.damaged_at = good + 1
+        session.actions = list(contents.actions)
+        session.check_replay()
+    if contents.damaged_at is not None:
+        session.journal = _repair_file(path, contents)
+    elif contents.upgraded_from is not None:
         session.journal = _upgrade_file(path, contents)
     else:
         cut = contents.valid_length if contents.dropped_tail else None
         session.journal = Journal.reopen(path, cut)
     remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
+
+
+def _read_save(path: Path, repair: bool) -> Contents:
+    """Read a save file; one damaged in the middle is refused with the offer to go on from
+    its last good move (at a terminal: asked now; otherwise with ``--repair``)."""
+    try:
+        return read(path, keep_good=repair)
+    except JournalError as exc:
+        damage = getattr(exc, "damage", None)
+        if damage is None or not _ask_repair(str(exc), damage[1] - 1, None):
+            raise
+        return read(path, keep_good=True)
+
+
+def _ask_repair(problem: str, good: int, args: argparse.Namespace | None) -> bool:
+    """At a terminal, say what is damaged and ask whether to go on from move ``good``."""
+    scripted = args is not None and (args.script is not None or args.json)
+    if scripted or not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    print(f"farbspiel: {problem}", file=sys.stderr)
+    try:
+        answer = input(console_text("repair_question", good=good))
+    except EOFError:
+        return False
+    return answer.strip().lower() in console_words("repair_yes")
+
+
+def _replayable(adapter: Any, contents: Contents) -> int:
+    """How many of the saved actions replay, from the first on."""
+    from games.engine import GameError
+
+    game = adapter.create(contents.header.setup)
+    game.start()
+    for done, action in enumerate(contents.actions):
+        try:
+            game.apply(action)
+        except GameError:
+            return done
+    return len(contents.actions)
+
+
+def _repair_file(path: Path, contents: Contents) -> Journal:
+    """Go on from the last good move: the damaged file is kept, untouched, beside the
+    save file (``.damaged``), which is written anew with the good moves."""
+    copy = damaged_copy(path)
+    try:
+        shutil.copy2(path, copy)
+    except OSError as exc:
+        raise CliError(console_text("save_cannot_copy", path=path, reason=exc.strerror)) from None
+    header = contents.header
+    journal = rewrite(
+        path, Header(header.game, header.lang, header.setup), contents.actions, contents.settings
+    )
+    move = contents.damaged_at
+    text = console_text("repaired", path=path, move=move, good=(move or 1) - 1, copy=copy)
+    print(f"farbspiel: {text}", file=sys.stderr)
+    return journal
 
 
 def _upgrade_file(path: Path, contents: Contents) -> Journal:
@@ -369,17 +483,13 @@ def _upgrade_file(path: Path, contents: Contents) -> Journal:
         if not backup.exists():
             shutil.copy2(path, backup)
     except OSError as exc:
-        message = f"cannot keep a copy of {path} before upgrading it: {exc.strerror}"
-        raise CliError(message) from None
+        raise CliError(console_text("save_cannot_copy", path=path, reason=exc.strerror)) from None
     header = contents.header
     journal = rewrite(
         path, Header(header.game, header.lang, header.setup), contents.actions, contents.settings
     )
-    print(
-        f"farbspiel: {path} was saved in format {old}; it now uses format {header.version} "
-        f"(the old file is kept as {backup})",
-        file=sys.stderr,
-    )
+    text = console_text("upgraded", path=path, old=old, new=header.version, copy=backup)
+    print(f"farbspiel: {text}", file=sys.stderr)
     return journal
 
 
@@ -407,35 +517,28 @@ def _run(
                 return EXIT_OK
             session.reset_clock(clock_real.now())
             if args.input == "auto" and not args.json:
-                print(
-                    "farbspiel: listening to the keyboard (type what you would say).",
-                    file=sys.stderr,
-                )
+                print(f"farbspiel: {console_text('keyboard_listening')}", file=sys.stderr)
+            session.messages.typing = True  # the prompts say "type", not "say"
             session.start(resumed, dropped_tail)
             prompt = sys.stderr if sys.stdin.isatty() else None
             run_keyboard(session, LineReader(sys.stdin.fileno()), clock_real, prompt)
+            if not session.finished and prompt is not None:  # Ctrl-D at the terminal
+                _say_saved(session, "input_ended_saved")
+                return EXIT_OK
         return EXIT_OK if _report_unsaved(session) else EXIT_FAILURE
     except KeyboardInterrupt:
-        if session.journal is not None and session.save_now():
-            print(
-                f"\nfarbspiel: stopped. The game is saved in {session.journal.path}; "
-                f"continue with: farbspiel resume {session.journal.path}",
-                file=sys.stderr,
-            )
-        else:
-            _report_unsaved(session)
+        print(file=sys.stderr)
+        if not _say_saved(session, "stopped_saved"):
+            print(f"farbspiel: {console_text('stopped')}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:  # our own output or input failed: a full disk, a closed terminal
         if isinstance(exc, BrokenPipeError):
             raise
         saved = session.journal is not None and session.save_now()
-        where = f"; the game is saved in {session.journal.path}" if saved else ""
+        path = session.journal.path if session.journal is not None else ""
+        text = console_text("io_failed", saved=saved, path=path, reason=exc.strerror)
         with contextlib.suppress(OSError):
-            print(
-                f"farbspiel: stopped: cannot write the game's output or read its input "
-                f"({exc.strerror}){where}",
-                file=sys.stderr,
-            )
+            print(f"farbspiel: {text}", file=sys.stderr)
             if not saved:
                 _report_unsaved(session)
         return EXIT_FAILURE
@@ -449,16 +552,24 @@ def _run(
             session.journal.close()
 
 
+def _say_saved(session: Session, key: str) -> bool:
+    """Say that the game is saved and how to go on (``key``); False if it is not saved,
+    in which case what is missing was said instead."""
+    if session.journal is not None and session.save_now():
+        print(f"farbspiel: {console_text(key, path=session.journal.path)}", file=sys.stderr)
+        return True
+    if session.journal is not None:
+        _report_unsaved(session)
+    return False
+
+
 def _report_unsaved(session: Session) -> bool:
     """Try a failed save once more at the end; say what is missing if it still fails.
     True if everything is saved (or nothing was to be)."""
     if session.journal is None or session.save_now():
         return True
-    print(
-        f"farbspiel: the last moves could not be saved ({session.save_error}). "
-        f"{session.journal.path} holds the game up to the moment saving failed.",
-        file=sys.stderr,
-    )
+    text = console_text("unsaved", reason=session.save_error, path=session.journal.path)
+    print(f"farbspiel: {text}", file=sys.stderr)
     return False
 
 
@@ -468,46 +579,24 @@ def _open_script(path: Path | None) -> list[str] | None:
     try:
         return path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise CliError(f"no script file {path}") from None
+        raise CliError(console_text("script_missing", path=path)) from None
     except UnicodeDecodeError:
-        raise CliError(f"script file {path} is not UTF-8 text") from None
+        raise CliError(console_text("script_not_utf8", path=path)) from None
     except OSError as exc:
-        raise CliError(f"cannot read script file {path}: {exc.strerror}") from None
+        raise CliError(console_text("script_unreadable", path=path, reason=exc.strerror)) from None
 
 
-_SETUP_TEXT = {
-    "player_count": "{game} needs {low} to {high} players, not {count}",
-    "player_name_empty": "a player name is empty",
-    "player_name_twice": "{name!r} is listed twice in --players",
-    "unknown_first": "--first {name!r} is not one of the players",
-    "unknown_variant": "unknown variant {variant!r}",
-    "unknown_option": "unknown option {option!r}",
-    "unknown_deck": "there is no word deck {deck!r}",
-    "bad_time_limit": "the time limit must be {low} to {high} seconds, not {value}",
-    "bad_words": "the word cards are not a list of cards",
-    "bad_card": "word card {card} does not have two sides",
-    "bad_word": "word card {card} has a word that cannot be said: {word!r}",
-    "word_twice": "the word {word!r} (card {card}) appears twice",
-    "too_many_cards": "{count} word cards, but a game uses only {rounds}",
-    "word_is_player": "the word {word!r} is also a player's name",
-    "deck_too_small": "the deck has {cards} cards; this table needs at least {needed}",
-    "bad_deck": "the deck has problems: {problems}",
-    "player_named_like_team": "in a team game no player may be called like a team: {teams}",
-    "assistant_not_in_profi": "the assistant plays only the basic game; leave out --variant profi "
-    "or --assistant",
-    "bad_assistant": "the assistant's seat is damaged: {value}",
-    "assistant_not_seated": "the assistant {name!r} has no seat among the players",
-    "bad_assistant_level": "unknown assistant level {level!r}",
-    "bad_assistant_seat": "seat {seat} does not exist (1 to {seats})",
-}
 
 
 def _setup_message(game: str, exc: SetupError) -> str:
-    template = _SETUP_TEXT.get(exc.key)
-    if template is None:
-        details = ", ".join(f"{k}={v}" for k, v in exc.params.items())
-        return f"{game} cannot start: {exc.key} {details}".strip()
-    return template.format(game=game, **exc.params)
+    """The engine's reason why a game cannot start, in the game's language."""
+    params = {
+        k: ", ".join(map(str, v)) if isinstance(v, list) else v for k, v in exc.params.items()
+    }
+    try:
+        return console_text("setup_" + exc.key, game=game, **params)
+    except LookupError:  # a reason without its own message (or lacking a blank)
+        return console_text("setup_other", game=game, key=exc.key)
 
 
 # --- parse -------------------------------------------------------------------------------
@@ -561,13 +650,41 @@ def _check_text(args: argparse.Namespace) -> None:
             if isinstance(text, str) and any("\ud800" <= c <= "\udfff" for c in text):
                 shown = text.encode("utf-8", "replace").decode("utf-8")
                 where = name if name in _POSITIONAL else "--" + name.replace("_", "-")
-                raise UsageError(
-                    f"{where}: {shown!r} is not valid text "
-                    "(its bytes are not UTF-8); check the terminal's character set"
-                )
+                raise UsageError(console_text("bad_text", option=where, text=shown))
+
+
+def _guess_language(argv: list[str]) -> str | None:
+    """The game's language before the command line is understood (for its errors):
+    ``--lang``, else the game's own default; ``None`` when neither is named."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv) and argv[i + 1] in LANGUAGES:
+            return argv[i + 1]
+        if arg.startswith("--lang=") and arg[7:] in LANGUAGES:
+            return arg[7:]
+    for arg in argv:
+        if arg in ADAPTERS:
+            return ADAPTERS[arg].default_lang
+    return None
+
+
+def _translate_argparse(message: str) -> str:
+    """argparse's own messages (it asks gettext for them) in the console's language."""
+    table = console_words_table("_argparse")
+    return table.get(message, message)
 
 
 def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
+    before = console_language()
+    try:
+        return _main(argv, extra)
+    finally:  # (run in-process by tests: leave no language behind)
+        set_console_language(before)
+
+
+def _main(argv: list[str] | None, extra: Sequence[Command]) -> int:
+    raw = list(sys.argv[1:] if argv is None else argv)
+    set_console_language(_guess_language(raw) or _system_language())
+    argparse._ = _translate_argparse  # type: ignore[attr-defined]  # its gettext hook
     try:
         args = build_parser(extra).parse_args(argv)
         _check_text(args)
@@ -588,18 +705,15 @@ def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
         print(f"farbspiel: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
-        print("\nfarbspiel: stopped.", file=sys.stderr)
+        print(f"\nfarbspiel: {console_text('stopped')}", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
         _silence_stdout()
         return EXIT_FAILURE
     except Exception as exc:  # noqa: BLE001 - last line of defence: no tracebacks for users
         log = _log_crash()
-        print(
-            f"farbspiel: internal error ({type(exc).__name__}: {exc}). "
-            f"Details: {log}. Saved games are kept.",
-            file=sys.stderr,
-        )
+        error = f"{type(exc).__name__}: {exc}"
+        print(f"farbspiel: {console_text('internal_error', error=error, log=log)}", file=sys.stderr)
         return EXIT_FAILURE
 
 
@@ -620,8 +734,19 @@ def _log_crash() -> str:
         with open(path, "a", encoding="utf-8") as log:
             log.write(f"--- {_dt.datetime.now().isoformat()}\n{traceback.format_exc()}\n")
     except OSError:
-        return "(no log could be written)"
+        return console_text("no_log")
     return str(path)
+
+
+def _system_language() -> str:
+    """The user's language from the environment (LANGUAGE, LC_ALL, LANG), "en" otherwise."""
+    import os
+
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value[:2] in LANGUAGES:
+            return value[:2]
+    return "en"
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from voice.errors import UsageError
+from voice.output.messages import console_text
 from voice.understanding.grammar import normalize
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -16,15 +17,13 @@ def players_option(text: str) -> tuple[str, ...]:
     names = tuple(" ".join(n.split()) for n in text.split(","))
     for name in names:
         if not name:
-            raise UsageError('--players has an empty name; write them like "Anna,Ben,Cem"')
+            raise UsageError(console_text("players_empty"))
         if len(name) > MAX_NAME:
-            raise UsageError(f"--players: {name[:20]!r}... is too long (at most {MAX_NAME})")
+            raise UsageError(console_text("player_too_long", name=name[:20], limit=MAX_NAME))
         if not any(c.isalpha() for c in name) or not normalize(name):
-            raise UsageError(f"--players: {name!r} is not a name farbspiel can say or hear")
+            raise UsageError(console_text("player_unsayable", name=name))
     spoken = [normalize(n) for n in names]
     for name in spoken:
         if spoken.count(name) > 1:
-            raise UsageError(
-                f"--players: two players are called {name!r}; give them names that sound different"
-            )
+            raise UsageError(console_text("players_twice", name=name))
     return names

@@ -71,7 +71,9 @@ def run_recognize(args: argparse.Namespace) -> int:
 
     setup = Setup(players_option(args.players), options=adapter.default_options(lang))
     grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
-    recogniser = open_recogniser(args.asr, lang, args.model)
+    from voice.cli.devices import note
+
+    recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
     try:
         recogniser.set_phrases(whole_game_phrases(grammar))
     except ValueError as exc:

@@ -20,7 +20,8 @@ class ScriptLine:
     number: int
     text: str | None = None
     seconds: float | None = None
-    error: str | None = None
+    bad_step: str | None = None
+    """A clock line whose number of seconds cannot work (as written), said by the loop."""
 
 
 def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
@@ -38,7 +39,7 @@ def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
         except ValueError:
             seconds = -1.0
         if not 0 <= seconds <= MAX_SCRIPT_STEP:  # also rejects nan and inf
-            yield ScriptLine(number, error=f"{line!r} is not a number of seconds (0 to 86400)")
+            yield ScriptLine(number, bad_step=line)
         else:
             yield ScriptLine(number, seconds=seconds)
 

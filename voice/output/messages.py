@@ -8,7 +8,14 @@ Templates are data, in ``voice/output/prompts/<lang>/common.yaml`` and
   joined naturally (``{players}`` → "Anna, Ben und Cem"; ``{colours:or}`` uses "oder";
   ``{cells:@cell}`` renders each item with the template ``cell`` first), or
 * a mapping of cases to strings, tried in order: ``"won=true"``, ``"#winners=1"``
-  (list length), several conditions joined by ``,``, and ``default``.
+  (list length), ``"pile~one"`` (the number's CLDR plural category in the game's
+  language, from Babel), several conditions joined by ``,``, and ``default``.
+
+Numbers take their noun's form from Babel's CLDR plural rules:
+``{pile:plural:one=# Karte|other=# Karten}`` picks the form for the category of ``pile``
+(``zero one two few many other``; a bare number such as ``0=`` matches exactly and wins)
+and writes the number where ``#`` stands. Every prompt is checked with 0, 1, 2 and 5 by
+``tests/test_prompts.py``.
 
 Terms turn raw values (colour ids, object numbers) into words; each game's voice adapter
 supplies them per language.
@@ -22,6 +29,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from babel import Locale
 
 from games.data import load as load_data
 from games.data import parse_yaml
@@ -64,6 +73,50 @@ def _prompt_file(lang: str, name: str) -> Mapping[str, Any]:
     return data
 
 
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, number: Any) -> str:
+    """The CLDR plural category of ``number`` in ``lang`` ("one", "other", ...)."""
+    try:
+        value = float(number)
+    except (TypeError, ValueError):
+        return "other"
+    if value.is_integer():
+        value = int(value)
+    return str(_locale(lang).plural_form(abs(value)))
+
+
+def choose_plural(lang: str, number: Any, spec: str) -> str:
+    """``one=# Karte|other=# Karten`` → the form for ``number`` (``#`` → the number)."""
+    forms: dict[str, str] = {}
+    for part in spec.split("|"):
+        category, sep, text = part.partition("=")
+        if not sep:
+            raise MessageError(f"plural form {part!r} lacks '=' (write one=...|other=...)")
+        forms[category.strip()] = text
+    text = forms.get(str(number))
+    if text is None:
+        text = forms.get(plural_category(lang, number), forms.get("other"))
+    if text is None:
+        raise MessageError(f"plural forms {spec!r} have no 'other'")
+    return text.replace("#", str(number))
+
+
+def table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:
+    """Ids → their word forms from a ``_terms`` table of a prompt file."""
+
+    def make(value: Any) -> Term:
+        forms = table.get(str(value))
+        if forms is None:
+            return Term({"": str(value), "name": str(value)})
+        return Term(dict(forms))
+
+    return make
+
+
 def colour_term(lang: str) -> TermMaker:
     """Colour ids → their names (``""``: as adjective, ``noun``: starting a sentence)."""
     colours = load_data("colours")
@@ -90,9 +143,14 @@ class Messages:
             **_prompt_file(lang, game_id),
         }
         self.terms = dict(terms)
+        for name, table in (self.templates.get("_terms") or {}).items():
+            if isinstance(table, Mapping) and all(isinstance(v, Mapping) for v in table.values()):
+                self.terms.setdefault(name, table_term(table))
         self.terms.setdefault("colour", colour_term(lang))
         self.terms.setdefault("colours", self.terms["colour"])
         self.words = self.templates.get("_words", {"and": "and", "or": "or"})
+        self.typing = False
+        """True when the players type (the keyboard): prompts say "type", not "say"."""
 
     def has(self, key: str) -> bool:
         return key in self.templates
@@ -102,14 +160,21 @@ class Messages:
         template = self.templates.get(key)
         if template is None:
             return None
-        data = dict(data or {})
+        data = {**self._context(), **(data or {})}
         if isinstance(template, Mapping):
-            template = _choose_case(template, data, key)
+            template = _choose_case(template, data, key, self.lang)
             if template is None:
                 return None
         if not isinstance(template, str):
             raise MessageError(f"template {key!r} must be text or a mapping of cases")
         return _Formatter(self).format(template, **data).strip() or None
+
+    def _context(self) -> dict[str, Any]:
+        """Blanks every prompt may use: ``{say}`` ("sag"/"schreib", ``:cap``, ``:pl``,
+        ``:Pl``) fits the input in use; ``typing`` selects cases."""
+        verbs = self.templates.get("_say") or {}
+        forms = verbs.get("type" if self.typing else "speak") or {"": "say", "cap": "Say"}
+        return {"say": Term(dict(forms)), "typing": self.typing}
 
     def require(self, key: str, data: Mapping[str, Any] | None = None) -> str:
         text = self.render(key, data)
@@ -143,6 +208,9 @@ class _Formatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         m = self.messages
+        if format_spec.startswith("plural:"):
+            count = len(value) if isinstance(value, list | dict) else value
+            return choose_plural(m.lang, count, format_spec.removeprefix("plural:"))
         if isinstance(value, list):
             if format_spec.startswith("@"):
                 parts = [m.require(format_spec[1:], item) for item in value]
@@ -160,16 +228,24 @@ class _Formatter(string.Formatter):
         return format(value, format_spec)
 
 
-def _choose_case(cases: Mapping[str, Any], data: Mapping[str, Any], key: str) -> Any:
+def _choose_case(
+    cases: Mapping[str, Any], data: Mapping[str, Any], key: str, lang: str = "en"
+) -> Any:
     for condition, template in cases.items():
         if condition == "default" or all(
-            _holds(c.strip(), data) for c in str(condition).split(",")
+            _holds(c.strip(), data, lang) for c in str(condition).split(",")
         ):
             return template
     raise MessageError(f"no case of {key!r} fits {dict(data)}")
 
 
-def _holds(condition: str, data: Mapping[str, Any]) -> bool:
+def _holds(condition: str, data: Mapping[str, Any], lang: str = "en") -> bool:
+    if "~" in condition and "=" not in condition:  # pile~one: a CLDR plural category
+        field_name, _, category = condition.partition("~")
+        value = data.get(field_name)
+        if isinstance(value, list | dict):
+            value = len(value)
+        return isinstance(value, int | float) and plural_category(lang, value) == category
     field_name, _, expected = condition.partition("=")
     if field_name.startswith("#"):
         value = data.get(field_name[1:])
@@ -178,3 +254,39 @@ def _holds(condition: str, data: Mapping[str, Any]) -> bool:
     if isinstance(value, bool):
         return str(value).lower() == expected.lower()
     return str(value) == expected
+
+
+# --- what the command line prints ---------------------------------------------------------
+_console = {"lang": "en"}
+
+
+def set_console_language(lang: str | None) -> None:
+    """The language of console lines and errors from here on (the game's language)."""
+    if lang in ("de", "en"):
+        _console["lang"] = lang
+
+
+def console_language() -> str:
+    return _console["lang"]
+
+
+@cache
+def _console_messages(lang: str) -> Messages:
+    return Messages(lang, "cli", {})
+
+
+def console_text(key: str, lang: str | None = None, **params: Any) -> str:
+    """A console line or error message from ``voice/output/prompts/<lang>/cli.yaml``."""
+    return _console_messages(lang or _console["lang"]).require(key, params)
+
+
+def console_words_table(key: str, lang: str | None = None) -> dict[str, str]:
+    """A table of ``cli.yaml`` (e.g. argparse's messages and their translations)."""
+    value = _console_messages(lang or _console["lang"]).templates.get(key)
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
+
+
+def console_words(key: str, lang: str | None = None) -> list[str]:
+    """A word list of ``cli.yaml`` (e.g. the answers that mean yes)."""
+    value = _console_messages(lang or _console["lang"]).templates.get(key)
+    return [str(v) for v in value] if isinstance(value, list) else []

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
 from voice.recognition.base import (
     Recogniser,
@@ -32,7 +33,7 @@ def open_recogniser(
     asr: str,
     lang: str,
     model_dir: Path | None = None,
-    notify: Callable[[str], None] | None = None,
+    notify: Callable[[str | Notice], None] | None = None,
 ) -> Recogniser:
     """A ready recogniser for ``lang``; :class:`RecogniserError` (with the fix) if none works.
 

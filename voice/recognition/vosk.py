@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
 from voice.recognition.base import (
     Recogniser,
@@ -392,7 +393,7 @@ class VoskRecogniser(Recogniser):
         model_dir: Path,
         *,
         sample_rate: int = SAMPLE_RATE,
-        notify: Callable[[str], None] | None = None,
+        notify: Callable[[str | Notice], None] | None = None,
         verify: bool = True,
     ) -> None:
         self.model_dir = Path(model_dir)
@@ -467,11 +468,8 @@ class VoskRecogniser(Recogniser):
             return
         self._reported_unknown.update(new)
         broken = len({phrase for word in new for phrase in grammar.unknown[word]})
-        self.notify(
-            f"the speech model does not know {', '.join(repr(w) for w in new[:10])}"
-            f"{' ...' if len(new) > 10 else ''}; {broken} sentence(s) with them cannot be "
-            "heard (type them instead; `farbspiel models check` lists all)"
-        )
+        shown = ", ".join(repr(w) for w in new[:10]) + (" ..." if len(new) > 10 else "")
+        self.notify(Notice("model_lacks_words", {"words": shown, "count": broken}))
 
     def accept(self, chunk: bytes) -> Transcript | None:
         if self._recogniser is None:

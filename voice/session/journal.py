@@ -33,6 +33,7 @@ from typing import Any
 from games.engine import Action, GameError, Setup, replay
 from games.errors import FarbspielError
 from games.pantone import Pantone
+from voice.output.messages import console_text
 
 FORMAT = "journal"
 VERSION = 2
@@ -131,6 +132,10 @@ class Contents:
     upgraded_from: int | None = None
     """The file's own save format if it was older and upgraded while reading."""
 
+    damaged_at: int | None = None
+    """Read with ``keep_good``: the move (1, 2, ...) at which the file is damaged; the
+    actions are then the good ones before it."""
+
 
 class Journal:
     """An open journal file, appended to line by line.
@@ -151,17 +156,18 @@ class Journal:
         """Start a new journal; refuses to overwrite an existing file (an empty one holds
         nothing and is taken: a process killed while creating the file leaves one)."""
         path = Path(path)
+        if path.is_dir():
+            raise JournalError(console_text("save_target_is_folder", path=path))
         if path.exists() and not _empty_file(path):
-            raise JournalError(
-                f"{path} already exists. Continue it with `farbspiel resume {path}` "
-                "or choose another file with --save."
-            )
+            raise JournalError(console_text("save_exists", path=path))
         exclusive = 0 if path.exists() else os.O_EXCL
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | exclusive, 0o644)
         except OSError as exc:
-            raise JournalError(f"cannot create save file {path}: {exc.strerror}") from exc
+            raise JournalError(
+                console_text("save_cannot_create", path=path, reason=exc.strerror)
+            ) from exc
         journal = Journal(path, fd)
         try:
             journal._write(header.to_json())
@@ -184,7 +190,9 @@ class Journal:
         except OSError as exc:
             if fd is not None:
                 os.close(fd)
-            raise JournalError(f"cannot write to save file {path}: {exc.strerror}") from exc
+            raise JournalError(
+                console_text("save_cannot_write", path=path, reason=exc.strerror)
+            ) from exc
         return Journal(path, fd)
 
     def append_action(self, action: Action) -> None:
@@ -199,7 +207,7 @@ class Journal:
 
     def _write(self, record: dict[str, Any]) -> None:
         if self._fd is None:
-            raise JournalError(f"the save file {self.path} is closed")
+            raise JournalError(console_text("save_closed", path=self.path))
         data = memoryview(encode(record))
         try:
             while data:
@@ -210,9 +218,11 @@ class Journal:
         except FileNotFoundError:
             there = None
         except OSError as exc:
-            raise JournalError(f"cannot write to save file {self.path}: {exc.strerror}") from exc
+            raise JournalError(
+                console_text("save_cannot_write", path=self.path, reason=exc.strerror)
+            ) from exc
         if there is None or (there.st_dev, there.st_ino) != (here.st_dev, here.st_ino):
-            raise JournalError(f"the save file {self.path} was deleted or moved")
+            raise JournalError(console_text("save_gone", path=self.path))
 
     def close(self) -> None:
         if self._fd is not None:
@@ -249,7 +259,8 @@ def rewrite(
             tmp.unlink(missing_ok=True)
         if isinstance(exc, JournalError):
             raise
-        raise JournalError(f"cannot replace {path}: {exc.strerror}") from exc
+        reason = exc.strerror
+        raise JournalError(console_text("save_cannot_replace", path=path, reason=reason)) from exc
     return Journal.reopen(path)
 
 
@@ -270,38 +281,44 @@ def _empty_file(path: Path) -> bool:
         return False
 
 
-def read(path: Path) -> Contents:
+def read(path: Path, keep_good: bool = False) -> Contents:
     """Read and check a journal without changing it (older formats are upgraded in
-    memory only)."""
+    memory only).
+
+    A line damaged in the middle is refused with the move it holds and how to go on from
+    the move before (the error's ``damage`` is ``(line, move)``); with ``keep_good`` the
+    good lines before it are read instead and :attr:`Contents.damaged_at` says where.
+    """
     path = Path(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise JournalError(f"no saved game at {path}") from None
+        raise JournalError(console_text("save_not_found", path=path)) from None
     except IsADirectoryError:
-        raise JournalError(f"{path} is a folder, not a saved game") from None
+        raise JournalError(console_text("save_is_folder", path=path)) from None
     except OSError as exc:
-        raise JournalError(f"cannot read {path}: {exc.strerror}") from exc
+        raise JournalError(console_text("save_unreadable", path=path, reason=exc.strerror)) from exc
     lines = list(_lines(raw))
     if not lines:
-        raise JournalError(f"{path} is empty; it is not a farbspiel save file")
+        raise JournalError(console_text("save_empty", path=path))
     records: list[tuple[int, Record]] = []  # (line number, record)
     valid_length, dropped_tail = 0, False
+    damaged: int | None = None  # line number of the first damaged line (keep_good)
     for number, (line, end, complete) in enumerate(lines, start=1):
         try:
             record = json.loads(line.decode("utf-8"))
             if not isinstance(record, dict):
                 raise ValueError("not an object")
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError):
             if number == len(lines) and not complete and records:
                 dropped_tail = True  # cut short by a crash while writing
                 break
-            reason = "nested too deeply" if isinstance(exc, RecursionError) else exc
             if not records:
-                raise JournalError(
-                    f"{path} is not a farbspiel save file (first line: {reason})"
-                ) from None
-            raise _damaged(path, number, reason) from None
+                raise JournalError(console_text("save_not_ours", path=path)) from None
+            if not keep_good:
+                raise _damaged(path, number, records) from None
+            damaged = number
+            break
         records.append((number, record))
         valid_length = end
     (_, first), rest = records[0], records[1:]
@@ -312,22 +329,53 @@ def read(path: Path) -> Contents:
         rest = list(enumerate(body, start=2))
     try:
         contents = Contents(_header(first), dropped_tail=dropped_tail, valid_length=valid_length)
-    except ValueError as exc:
-        raise JournalError(f"{path} is not a farbspiel save file (first line: {exc})") from None
+    except ValueError:
+        raise JournalError(console_text("save_not_ours", path=path)) from None
     if version != VERSION:
         contents.upgraded_from = version
     for number, record in rest:
         try:
             _apply_record(contents, record)
-        except ValueError as exc:
-            raise _damaged(path, number, exc) from None
+        except ValueError:
+            if not keep_good:
+                raise _damaged(path, number, records, contents.header) from None
+            damaged = number
+            break
+    if damaged is not None:
+        contents.damaged_at = _move_at(records, damaged)
     return contents
 
 
-def _damaged(path: Path, number: int, reason: object) -> JournalError:
-    return JournalError(
-        f"{path} is damaged at line {number} ({reason}); the file was left as it is"
+def _move_at(records: Sequence[tuple[int, Record]], line: int) -> int:
+    """The move (1, 2, ...) that line ``line`` holds: one more than the actions before."""
+    return 1 + sum(1 for n, r in records if n < line and n > 1 and "action" in r)
+
+
+def damaged_copy(path: Path) -> Path:
+    """Where a damaged save file is kept when the game goes on from its good part."""
+    return path.with_name(path.name + ".damaged")
+
+
+def _damaged(
+    path: Path, line: int, records: Sequence[tuple[int, Record]], header: Header | None = None
+) -> JournalError:
+    move = _move_at(records, line)
+    lang = header.lang if header is not None else None
+    if lang is None and records and isinstance(records[0][1].get("lang"), str):
+        lang = records[0][1]["lang"] if records[0][1]["lang"] in ("de", "en") else None
+    error = JournalError(
+        console_text(
+            "save_damaged",
+            lang,
+            path=path,
+            line=line,
+            move=move,
+            good=move - 1,
+            copy=damaged_copy(path),
+        )
     )
+    error.damage = (line, move)  # type: ignore[attr-defined]  # for the offer to go on
+    return error
 
 
 def _lines(raw: bytes) -> Iterator[tuple[bytes, int, bool]]:
@@ -344,20 +392,12 @@ def _lines(raw: bytes) -> Iterator[tuple[bytes, int, bool]]:
 
 def _version(record: Record, path: Path) -> int:
     if record.get("farbspiel") != FORMAT:
-        raise JournalError(
-            f"{path} is not a farbspiel save file (first line: no farbspiel journal header)"
-        )
+        raise JournalError(console_text("save_not_ours", path=path))
     version = record.get("version")
     if type(version) is not int or version < 0:
-        raise JournalError(
-            f"{path} is not a farbspiel save file (its save format is {_SHORT.repr(version)})"
-        )
+        raise JournalError(console_text("save_not_ours", path=path))
     if version > VERSION:
-        raise JournalError(
-            f"{path} was saved by a newer farbspiel (save format {version}; this one reads "
-            f"formats up to {VERSION}). Update farbspiel to continue this game; the file "
-            "was left as it is."
-        )
+        raise JournalError(console_text("save_newer", path=path, version=version, ours=VERSION))
     return version
 
 
@@ -370,16 +410,15 @@ def _upgrade(
         oldest -= 1
     if version < oldest:
         raise JournalError(
-            f"{path} uses save format {version}, which this farbspiel can no longer read "
-            f"(it reads formats {oldest} to {VERSION}); the file was left as it is"
+            console_text("save_too_old", path=path, version=version, oldest=oldest, ours=VERSION)
         )
     for step in range(version, VERSION):
         try:
             header, records = MIGRATIONS[step](dict(header), [dict(r) for r in records])
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError):
+            lang = header.get("lang") if header.get("lang") in ("de", "en") else None
             raise JournalError(
-                f"{path} (save format {version}) cannot be upgraded: {exc}; "
-                "the file was left as it is"
+                console_text("save_cannot_upgrade", lang, path=path, version=version)
             ) from None
         header = {**header, "version": step + 1}
     return header, records

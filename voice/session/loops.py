@@ -11,6 +11,7 @@ from typing import TextIO
 
 from voice.input.clock import RealClock, VirtualClock
 from voice.input.lines import LineReader, read_script
+from voice.output.messages import console_text
 from voice.session.session import Session
 
 
@@ -19,9 +20,11 @@ def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> N
     for item in read_script(lines):
         if session.finished:
             break
-        if item.error is not None:
-            session.out.record({"type": "script_error", "line": item.number, "message": item.error})
-            print(f"farbspiel: script line {item.number}: {item.error}", file=sys.stderr)
+        if item.bad_step is not None:
+            problem = console_text("script_bad_step", text=item.bad_step)
+            session.out.record({"type": "script_error", "line": item.number, "message": problem})
+            text = console_text("script_line", line=item.number, problem=problem)
+            print(f"farbspiel: {text}", file=sys.stderr)
         elif item.seconds is not None:
             clock.advance(item.seconds)
             session.tick(clock.now())

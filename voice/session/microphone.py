@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from voice.input.audio import AudioChunk, AudioError
 from voice.input.clock import Clock, StoppableClock
 from voice.input.lines import LineReader
+from voice.output.messages import console_text
 from voice.output.sinks import Output
 from voice.recognition.base import Recogniser, Transcript
 from voice.session.session import Phase, Session
@@ -137,7 +138,7 @@ def run_microphone(
             except ValueError as exc:  # no phrase of this phase can be heard with this model
                 deaf = True
                 if notify is not None:
-                    notify(f"nothing of what can be said now can be recognised ({exc}); type it")
+                    notify(console_text("phase_unhearable", problem=exc))
             listening = phase
         if keyboard is not None:
             line = keyboard.readline(0)
@@ -156,7 +157,7 @@ def run_microphone(
                     recogniser.reset()
                     discarding = False
                     if notify is not None:
-                        notify("the microphone is back")
+                        notify(console_text("microphone_back"))
                     session.notice("microphone_back", prompt=True)
                     continue
             sleep(POLL_SECONDS)
@@ -174,8 +175,9 @@ def run_microphone(
             if notify is not None:
                 saved = session.journal.path if session.journal is not None else None
                 notify(
-                    f"{exc}; waiting for the microphone to come back"
-                    + (f" (Ctrl-C stops; the game is saved in {saved})" if saved else "")
+                    console_text(
+                        "waiting_for_microphone", problem=exc, saved=bool(saved), path=saved
+                    )
                 )
             session.notice("microphone_lost", {"reason": str(exc), "typing": keyboard is not None})
             continue

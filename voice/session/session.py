@@ -32,7 +32,11 @@ TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 
 # Global commands still heard while paused or while a yes/no answer is awaited.
-_ALWAYS = frozenset({"repeat", "help", "quit", "slower", "faster", "score", "whose_turn"})
+_ALWAYS = frozenset(
+    {"repeat", "help", "more_help", "quit", "slower", "faster", "score", "whose_turn"}
+)
+HELP_ITEMS = 2
+"""How many moves "help" names; "more help" tells the rest and the questions."""
 
 SEAT_EVENTS = "assistant_"
 """Events whose type begins with this are the assistant's own words: said in its voice,
@@ -427,6 +431,8 @@ class Session:
             self._repeat()
         elif name == "help":
             self._help()
+        elif name == "more_help":
+            self._help(more=True)
         elif name == "whose_turn":
             self._respond(self.game.prompt())
         elif name == "score":
@@ -464,7 +470,9 @@ class Session:
         else:
             self.out.say(str(text))
 
-    def _help(self) -> None:
+    def _help(self, more: bool = False) -> None:
+        """Help names the (at most :data:`HELP_ITEMS`) moves that can be made now;
+        "more help" the other moves, the questions and the commands of every moment."""
         if self.paused:
             self._respond([Event("help_paused")])
             return
@@ -473,13 +481,17 @@ class Session:
         for event in self.game.prompt():
             if event.to is None:
                 data.update(event.data)
-        items = []
+        moves, questions = [], []
+        asking = self.adapter.queries | self.adapter.status_intents | self.adapter.help_later
         for intent in self.grammar.intents.intents:  # file order: stable and sensible
             if intent in phase.intents and intent not in self.grammar.global_intents:
                 text = self.messages.render("help_" + intent, data)
                 if text:
-                    items.append(text)
-        self._respond([Event("help", {"items": items})])
+                    (questions if intent in asking else moves).append(text)
+        if more:
+            self._respond([Event("more_help", {"items": moves[HELP_ITEMS:] + questions})])
+        else:
+            self._respond([Event("help", {"items": moves[:HELP_ITEMS]})])
 
     def _ask_undo(self) -> None:
         count = self._undo_count()
@@ -489,10 +501,28 @@ class Session:
         before = self._rebuild(self.actions[:-count])
         undone = self.actions[-count:]
         last = next(a for a in undone if a.name != TIMER_ACTION)
+        if self._revealed_by(undone):
+            # a true colour or a character was said: taking it back would let the same
+            # move be made again knowing the answer, and score
+            self._respond([Event("undo_revealed")])
+            return
         self._pending = _Pending("undo", last, count)
         public = self.game.public(last).to_json()
         self.out.record({"type": "confirm", "what": "undo", "action": public})
         self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
+
+    def _revealed_by(self, undone: Sequence[Action]) -> bool:
+        """True if any of the ``undone`` actions made the game say a hidden answer (its
+        events are marked ``reveals``)."""
+        probe = self._rebuild(self.actions[: -len(undone)])
+        for action in undone:
+            try:
+                events = probe.apply(action)
+            except GameError:
+                return False
+            if any(e.data.get("reveals") for e in events):
+                return True
+        return False
 
     def _undo_count(self) -> int:
         """Actions to take back: the last move of a person at the table, with any timer
@@ -716,6 +746,7 @@ _SESSION_KEYS = frozenset(
         "resumed",
         "journal_tail_dropped",
         "help",
+        "more_help",
         "help_paused",
         "confirm_undo",
         "confirm_move",
@@ -724,6 +755,7 @@ _SESSION_KEYS = frozenset(
         "confirm_quit_save_failed",
         "undone",
         "nothing_to_undo",
+        "undo_revealed",
         "cancelled",
         "yes_or_no",
         "say_again",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from voice.errors import CliError
+from voice.output.messages import console_text
 from voice.paths import config_file, data_dir
 
 
@@ -48,5 +49,5 @@ def last_save() -> Path:
             return Path(last)
     saves = sorted((data_dir() / "saves").glob("*.jsonl"), key=lambda p: p.stat().st_mtime)
     if not saves:
-        raise CliError("there is no saved game yet; start one with `farbspiel play GAME`")
+        raise CliError(console_text("no_saved_game"))
     return saves[-1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from voice.errors import UsageError
+from voice.output.messages import console_text
 from voice.session.adapters.alle_meine_farben import AlleMeineFarbenAdapter
 from voice.session.adapters.base import GameAdapter
 from voice.session.adapters.farben import FarbenAdapter
@@ -19,9 +20,8 @@ def adapter_for(game_id: str) -> GameAdapter:
     try:
         return ADAPTERS[game_id]
     except KeyError:
-        raise UsageError(
-            f"unknown game {game_id!r}; choose one of: {', '.join(ADAPTERS)}"
-        ) from None
+        text = console_text("unknown_game", game=game_id, games=", ".join(ADAPTERS))
+        raise UsageError(text) from None
 
 
 __all__ = ["ADAPTERS", "GameAdapter", "UsageError", "adapter_for"]

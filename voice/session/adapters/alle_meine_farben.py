@@ -10,7 +10,7 @@ from games.alle_meine_farben import VARIANTS, AlleMeineFarben
 from games.data import load
 from games.engine import Action, Game
 from voice.errors import UsageError
-from voice.output.messages import Term, TermMaker, colour_term
+from voice.output.messages import Term, TermMaker, colour_term, console_text
 from voice.session.adapters.base import GameAdapter
 from voice.understanding.intents import Intent
 
@@ -65,10 +65,9 @@ class AlleMeineFarbenAdapter(GameAdapter):
         if variant in ("pro", "profivariante"):
             variant = "profi"
         if variant not in VARIANTS:
-            raise UsageError(
-                f"unknown variant {args.variant!r} for alle-meine-farben; "
-                f"choose one of: {', '.join(VARIANTS)}"
-            )
+            variants = ", ".join(VARIANTS)
+            text = console_text("variant_unknown", variant=args.variant, variants=variants)
+            raise UsageError(text)
         return {"variant": variant}
 
     def action_for(self, intent: Intent, game: Game) -> Action:
@@ -85,4 +84,4 @@ class AlleMeineFarbenAdapter(GameAdapter):
         obj = object_term(lang)
         colour = colour_term(lang)
         cards = {k: colour for k in ("hand", "known", "cards", "assistant_cards")}
-        return {"number": obj, "other": obj, "named": obj, **cards}
+        return {"number": obj, "other": obj, "named": obj, "hidden": obj, **cards}

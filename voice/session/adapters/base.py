@@ -35,6 +35,13 @@ class GameAdapter:
         return frozenset(self.engine.questions) | self.extra_queries
 
     status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
+
+    help_later: ClassVar[frozenset[str]] = frozenset()
+    """Moves that "help" leaves to "more help" (they are not what the game waits for)."""
+
+    names_with_colours: ClassVar[bool] = False
+    """Players are named together with colours ("Julia blue"), so a player may not be
+    called like a colour ("Rosa")."""
     """Game intents answered by :meth:`Game.status`, like the global "score"."""
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from games.farben import (
     load_deck,
 )
 from voice.errors import UsageError
-from voice.output.messages import Term, TermMaker, colour_term
+from voice.output.messages import Term, TermMaker, colour_term, console_text
 from voice.session.adapters.base import GameAdapter, _spoken
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent
@@ -46,32 +46,29 @@ def parse_words(text: str) -> list[list[str]]:
 
     Raises :class:`UsageError` with what is wrong and how to write it.
     """
-    example = 'write them like --words "School/Holiday,Success/Monday"'
     items = [item.strip() for item in text.split(",")]
     if not text.strip() or not all(items):
-        raise UsageError(f"--words has an empty card; {example}")
+        raise UsageError(console_text("words_empty_card"))
     if len(items) > ROUNDS:
-        raise UsageError(f"--words has {len(items)} cards, but a game uses only {ROUNDS}")
+        raise UsageError(console_text("words_too_many", count=len(items), rounds=ROUNDS))
     cards: list[list[str]] = []
     seen: dict[str, int] = {}
     for number, item in enumerate(items, start=1):
         sides = [" ".join(side.split()) for side in item.split("/")]
         if len(sides) != 2 or not all(sides):
-            raise UsageError(f"--words card {number} ({item!r}) needs two sides; {example}")
+            raise UsageError(console_text("words_two_sides", card=number, item=item))
         for word in sides:
             if len(word) > MAX_WORD_LENGTH:
                 raise UsageError(
-                    f"--words card {number}: {word[:20]!r}... is too long "
-                    f"(at most {MAX_WORD_LENGTH} characters)"
+                    console_text(
+                        "words_too_long", card=number, word=word[:20], limit=MAX_WORD_LENGTH
+                    )
                 )
             if not any(c.isalpha() for c in word) or _TEMPLATE_CHARACTERS & set(word):
-                raise UsageError(
-                    f"--words card {number}: {word!r} is not a word farbspiel can say or hear"
-                )
+                raise UsageError(console_text("words_unsayable", card=number, word=word))
             if key(word) in seen:
                 raise UsageError(
-                    f"--words: {word!r} is on card {seen[key(word)]} and on card {number}; "
-                    "every word may appear only once"
+                    console_text("words_twice", word=word, first=seen[key(word)], card=number)
                 )
             seen[key(word)] = number
         cards.append(sides)
@@ -99,7 +96,7 @@ def word_conflicts(lang: str, words: Iterable[str], players: Sequence[str]) -> d
     conflicts: dict[str, str] = {}
     for word in words:
         if key(word) in names:
-            conflicts[word] = f"the player {names[key(word)]}"
+            conflicts[word] = f"player:{names[key(word)]}"
             continue
         for result in recognize_all(
             normalize(word), grammar.intents, slot_lists=grammar.slot_lists, language=lang
@@ -108,9 +105,9 @@ def word_conflicts(lang: str, words: Iterable[str], players: Sequence[str]) -> d
             if name in WORD_INTENTS and "word" in result.entities:
                 continue
             if name in ("reveal", "name_colour"):
-                conflicts[word] = "a colour"
+                conflicts[word] = "colour:"
             else:
-                conflicts[word] = f"the command {name!r}"
+                conflicts[word] = f"command:{normalize(word)}"
             break
     return conflicts
 
@@ -120,6 +117,7 @@ class FarbenAdapter(GameAdapter):
     default_lang = "en"
     engine = Farben
     extra_queries = frozenset({"unknown_player"})
+    names_with_colours = True
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -145,9 +143,9 @@ class FarbenAdapter(GameAdapter):
             conflicts = word_conflicts(lang, [w for c in cards for w in c], players)
             if conflicts:
                 word, other = next(iter(conflicts.items()))
+                kind, _, what = other.partition(":")
                 raise UsageError(
-                    f"--words: {word!r} could not be chosen by voice: said alone it means "
-                    f"{other}. Choose another word for that card"
+                    console_text(f"words_conflict_{kind}", word=word, player=what, command=what)
                 )
             options["words"] = cards
         limit = getattr(args, "time_limit", None)
@@ -202,16 +200,18 @@ class FarbenAdapter(GameAdapter):
             return Action(action, args)
         if name == "forgot":
             return Action(name)
+        if name == "dont_know":  # the namer: "no idea what Cem had"
+            player = game.current_player() if slots.get("self") else slots.get("player")
+            return Action("forgot", {"player": player} if player else {})
         return super().action_for(intent, game)
 
 
 def _time_limit(text: Any) -> int:
     low, high = TIME_LIMIT_RANGE
-    message = f"--time-limit wants whole seconds from {low} to {high}, e.g. --time-limit 90"
     try:
         seconds = int(str(text).strip())
     except ValueError:
-        raise UsageError(f"{message} (not {text!r})") from None
+        raise UsageError(console_text("time_limit_bad", low=low, high=high, value=text)) from None
     if not low <= seconds <= high:
-        raise UsageError(f"{message} (not {seconds})")
+        raise UsageError(console_text("time_limit_bad", low=low, high=high, value=seconds))
     return seconds

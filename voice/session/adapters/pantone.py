@@ -36,7 +36,7 @@ from games.pantone_deck import (
     printable,
 )
 from voice.errors import UsageError
-from voice.output.messages import Term, TermMaker
+from voice.output.messages import Term, TermMaker, console_text
 from voice.recognition.phrase_graph import number_words
 from voice.session.adapters.base import GameAdapter
 from voice.understanding.board import BoardNameParser
@@ -44,6 +44,9 @@ from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent, IntentParser
 
 MAX_DECK_BYTES = 2_000_000
+FAR_CARDS = 300
+"""Card numbers up to this (or 100 beyond a larger deck) are heard even beyond the deck,
+to be refused clearly."""
 PHASES = 3
 DEALT = 4
 
@@ -72,6 +75,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
+    help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -122,17 +126,13 @@ class PantoneAdapter(GameAdapter):
         players = [" ".join(n.split()) for n in str(args.players).split(",")]
         mode = _CARD_MODE_NAMES.get(str(getattr(args, "cards", "number")).strip().lower())
         if mode is None:
-            raise UsageError(
-                f"unknown --cards {args.cards!r}; choose one of: {', '.join(CARD_MODES)}"
-            )
+            text = console_text("cards_unknown", cards=args.cards, modes=", ".join(CARD_MODES))
+            raise UsageError(text)
         if args.minimalist and args.abstract:
-            raise UsageError(
-                "--minimalist (three swatches) and --abstract (all swatches, not touching) "
-                "contradict each other; choose one"
-            )
+            raise UsageError(console_text("minimalist_abstract"))
         target = args.target
         if target is not None and not 1 <= target <= 1000:
-            raise UsageError("--target must be between 1 and 1000 points")
+            raise UsageError(console_text("target_range"))
         if args.renaissance and target is None:
             target = DEFAULT_TARGET
         teams = _teams(args.teams, players) if args.teams is not None else None
@@ -145,8 +145,14 @@ class PantoneAdapter(GameAdapter):
         needed = len(players) * (DEALT if mode == "deal" else PHASES)
         if mode != "physical" and target is None and len(deck) < needed:
             raise UsageError(
-                f"the deck ({source}) has {len(deck)} cards, but {len(players)} players "
-                f"need at least {needed}" + (" when dealing" if mode == "deal" else "")
+                console_text(
+                    "deck_too_small",
+                    source=source,
+                    cards=len(deck),
+                    players=len(players),
+                    needed=needed,
+                    deal=mode == "deal",
+                )
             )
         return {
             "cards": mode,
@@ -186,6 +192,13 @@ class PantoneAdapter(GameAdapter):
         lists["other_character"] = (
             character_values(_others(deck, lang), lang) or lists["character"]
         )
+
+        # numbers beyond the deck, so "card 200" of 152 cards is heard as what it is (and
+        # refused: "there are only 152 cards") instead of as the nearest card that exists
+        lists["far_card"] = [
+            SlotValue("(" + "|".join(number_forms(n, lang)) + ")", n)
+            for n in range(len(deck) + 1, max(FAR_CARDS, len(deck) + 100) + 1)
+        ]
         return lists
 
     def parser(self, grammar: Grammar, setup: Setup) -> IntentParser:
@@ -221,6 +234,7 @@ class PantoneAdapter(GameAdapter):
             "rule": _table_term(tables["rule"]),
             "modes": _table_term(tables["mode"]),
             "place": _table_term(_board_places(lang)),
+            "name": character_term(lang),
         }
 
     def must_tell_privately(self, event: Event, setup: Setup) -> bool:
@@ -336,12 +350,12 @@ def number_forms(number: int, lang: str) -> list[str]:
 # --- teams -----------------------------------------------------------------------------------
 def _teams(spec: str, players: list[str]) -> list[list[str]]:
     if len(players) < 4:
-        raise UsageError("--teams needs at least 4 players, two in each team")
+        raise UsageError(console_text("teams_too_few"))
     if spec == "alternate":
         return [players[0::2], players[1::2]]
     halves = spec.split("/")
     if len(halves) != 2:
-        raise UsageError('--teams: write the two teams like "Anna,Cem/Ben,Dan"')
+        raise UsageError(console_text("teams_format"))
     by_name = {normalize(p): p for p in players}
     teams: list[list[str]] = []
     for half in halves:
@@ -349,17 +363,17 @@ def _teams(spec: str, players: list[str]) -> list[list[str]]:
         for raw in half.split(","):
             name = by_name.get(normalize(raw))
             if name is None:
-                raise UsageError(f"--teams: {raw.strip()!r} is not one of the players")
+                raise UsageError(console_text("teams_unknown", name=raw.strip()))
             team.append(name)
         teams.append(team)
     placed = [p for team in teams for p in team]
     for player in players:
         if placed.count(player) != 1:
-            raise UsageError(f"--teams: {player} must be in exactly one team")
+            raise UsageError(console_text("teams_once", name=player))
     if any(len(team) < 2 for team in teams):
-        raise UsageError("--teams: each team needs at least two players")
+        raise UsageError(console_text("teams_two_each"))
     if abs(len(teams[0]) - len(teams[1])) > 1:
-        raise UsageError("--teams: the teams must be (nearly) the same size")
+        raise UsageError(console_text("teams_even"))
     return teams
 
 
@@ -375,6 +389,20 @@ def _prompt_terms(lang: str) -> dict[str, Any]:
 def _board_places(lang: str) -> dict[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, "display.yaml")
     return yaml.safe_load(path.read_text(encoding="utf-8"))["_places"]
+
+
+def character_term(lang: str) -> TermMaker:
+    """A character's name inside a sentence: a leading article of the card's title is
+    lower case there ("deine Figur ist die Zahnfee"; ``title``: as on the card)."""
+    articles = {a.capitalize() for a in _LEADING_ARTICLES.get(lang, ())}
+
+    def make(value: Any) -> Term:
+        name = str(value)
+        first, space, rest = name.partition(" ")
+        inside = first.lower() + space + rest if space and first in articles else name
+        return Term({"": inside, "title": name})
+
+    return make
 
 
 def _table_term(table: Mapping[str, Mapping[str, str]]) -> TermMaker:
