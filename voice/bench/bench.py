@@ -20,8 +20,19 @@ from voice.asr.base import Recogniser, RecogniserError
 from voice.bench import audio
 from voice.bench.audio import Voice
 from voice.bench.corpus import Item, Moment, ReferenceGame, build_items, corpus_data
+from voice.bench.reference import GAMES, ReferencePlay
 from voice.bench.report import write_report
-from voice.bench.run import Condition, Heard, Played, Table, play_pass, recognition_pass
+from voice.bench.run import (
+    Condition,
+    Heard,
+    Played,
+    Table,
+    play_pass,
+    play_reference,
+    recognition_pass,
+)
+from voice.frontend import DEFAULT as DEFAULT_FRONT_END
+from voice.frontend import FrontEndSettings, with_front_end
 from voice.policy import PlayPolicy
 
 DEFAULT_VOICES = {
@@ -42,6 +53,8 @@ DEFAULT_CONDITIONS = ("clean", "pink:20", "pink:10", "pink:5", "white:10", "babb
 class BenchOptions:
     out: Path
     langs: tuple[str, ...] = ("de", "en")
+    games: tuple[str, ...] = GAMES
+    front_ends: tuple[FrontEndSettings, ...] = (DEFAULT_FRONT_END,)
     engines: tuple[str, ...] = ("sphinx",)
     voices: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_VOICES))
     conditions: tuple[str, ...] = DEFAULT_CONDITIONS
@@ -62,6 +75,8 @@ class BenchError(RuntimeError):
 @dataclass(frozen=True)
 class _Job:
     engine: str
+    game: str
+    front_end: FrontEndSettings
     lang: str
     voice: Voice
     condition: Condition
@@ -69,28 +84,42 @@ class _Job:
 
 
 def quick_options(options: BenchOptions) -> BenchOptions:
-    """A smoke run: one voice per language, two noise levels, a few items."""
+    """A smoke run: one voice per language, two noise levels, a few items per game."""
     voices = {lang: options.voices.get(lang, DEFAULT_VOICES[lang])[:1] for lang in options.langs}
     return replace(
         options,
         voices=voices,
         conditions=("clean", "pink:10"),
-        items_limit=14,
-        moves_limit=3,
+        items_limit=7,
+        moves_limit=2,
     )
 
 
-def open_engine(engine: str, lang: str, model_dir: Path | None) -> Recogniser:
+def open_engine(
+    engine: str,
+    lang: str,
+    model_dir: Path | None,
+    front_end: FrontEndSettings = DEFAULT_FRONT_END,
+) -> Recogniser:
     if engine == "sphinx":
         from voice.asr.sphinx import SphinxRecogniser
 
-        return SphinxRecogniser(lang)
+        return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end)
     import voice.asr
 
     opener = getattr(voice.asr, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
-    return opener(engine, lang, model_dir)  # type: ignore[no-any-return]
+    return with_front_end(opener(engine, lang, model_dir), front_end)
+
+
+@cache
+def _reference(
+    game: str, lang: str, seed: int
+) -> tuple[ReferencePlay, dict[str, Moment], list[Item]]:
+    ref = ReferencePlay(game, lang, seed)
+    moments = ref.moments()
+    return ref, moments, ref.items(moments)
 
 
 @cache
@@ -113,7 +142,11 @@ def _limited(items: list[Item], limit: int | None) -> list[Item]:
 def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     """Both passes for one engine, language, voice and noise (runs in a worker)."""
     options = job.options
-    game, moments, items = _corpus(job.lang, options.seed)
+    if job.game == "alle-meine-farben":
+        game: Any
+        game, moments, items = _corpus(job.lang, options.seed)
+    else:
+        game, moments, items = _reference(job.game, job.lang, options.seed)
     items = _limited(items, options.items_limit)
     cache_dir = options.cache_dir
     babble_voices = [Voice(v) for v in BABBLE_VOICES[job.lang] if audio.voice_works(v)]
@@ -122,9 +155,13 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     def babble(length: int, seed: int) -> np.ndarray:
         return audio.babble_noise(length, seed, babble_text, babble_voices)
 
-    labels = {"engine": job.engine, "lang": job.lang}
+    labels = {"engine": job.engine, "lang": job.lang, "game": job.game}
+    if len(options.front_ends) > 1:  # a comparison: the engine column names the front end
+        labels["engine"] = f"{job.engine} {job.front_end.label}"
     seed = audio.seed_of(job.engine, job.lang, job.voice.label, job.condition.label, options.seed)
-    recogniser = open_engine(job.engine, job.lang, options.model_dir)
+    if job.game != "alle-meine-farben":
+        seed = audio.seed_of(seed, job.game)
+    recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
     policy = PlayPolicy(session.parser)
     table = Table(recogniser, job.condition, seed, babble)
@@ -133,9 +170,12 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     )
     played: list[Played] = []
     if options.play:
-        recogniser = open_engine(job.engine, job.lang, options.model_dir)
+        recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
         table.recogniser = recogniser
-        played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        if job.game == "alle-meine-farben":
+            played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        else:
+            played = play_reference(table, game, job.voice, labels, cache_dir, options.moves_limit)
     stats = {
         "audio": table.stats.audio_seconds,
         "compute": table.stats.compute_seconds,
@@ -157,9 +197,11 @@ def jobs(options: BenchOptions, note: Callable[[str], None]) -> list[_Job]:
         if not usable:
             raise BenchError(f"no usable voice for {lang}: espeak-ng cannot speak any of them")
         for engine in options.engines:
-            for voice in usable:
-                for condition in conditions:
-                    out.append(_Job(engine, lang, voice, condition, options))
+            for game in options.games:
+                for front in options.front_ends:
+                    for voice in usable:
+                        for condition in conditions:
+                            out.append(_Job(engine, game, front, lang, voice, condition, options))
     return out
 
 
@@ -210,11 +252,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             f"{lang}: {', '.join(sorted({j.voice.label for j in todo if j.lang == lang}))}"
             for lang in options.langs
         ),
-        "corpus": ", ".join(
-            f"{lang}: {len(_limited(_corpus(lang, options.seed)[2], options.items_limit))} "
-            "utterances per table"
-            for lang in options.langs
-        ),
+        "games": ", ".join(options.games),
+        "front end": "; ".join(f.label for f in options.front_ends),
         "seconds": round(elapsed),
         "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
         f"start, {_load()} at the end (compute is counted as CPU time, see README)",
@@ -234,7 +273,8 @@ def _progress(job: _Job, heard: Sequence[Heard], played: Sequence[Played]) -> st
     right = sum(h.correct for h in commands)
     wrong = sum(p.wrong_applied for p in played)
     return (
-        f"{job.engine} {job.lang} {job.voice.label:16} {job.condition.label:12} "
+        f"{job.engine} {job.game:17} {job.front_end.label:10} {job.lang} "
+        f"{job.voice.label:16} {job.condition.label:12} "
         f"{right}/{len(commands)} right, {len(played)} moves, {wrong} wrong applied"
     )
 
