@@ -141,6 +141,9 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
         help="speech recogniser (default: auto, vosk when its model is installed)",
     )
     p.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder to use")
+    from voice.frontend import add_front_end_arguments
+
+    add_front_end_arguments(p)
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
     p.add_argument(
         "--private",

@@ -136,7 +136,11 @@ def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInpu
     if not args.json:
         note("loading the speech recogniser ...")
     try:
-        recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
+        from voice.frontend import settings_from
+
+        recogniser = open_recogniser(
+            args.asr, lang, args.model, notify=note, front_end=settings_from(args)
+        )
     except RecogniserError as exc:
         if args.input == "mic":
             raise RecogniserError(

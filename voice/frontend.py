@@ -217,6 +217,7 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
     parser.add_argument(
         "--noise-suppression",
         type=int,
+        choices=NOISE_LEVELS,
         metavar="0-4",
         default=default.noise_suppression,
         help=f"clean the microphone's noise: 0 off to 4 strongest (default "
@@ -225,6 +226,7 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
     parser.add_argument(
         "--auto-gain",
         type=int,
+        choices=GAIN_LEVELS,
         metavar="0-31",
         default=default.auto_gain,
         help=f"automatic gain: 0 off, or the target in dB below full scale (default "
