@@ -96,6 +96,7 @@ class ReferencePlay:
         game = self.adapter.create(self.setup())
         game.start()
         actions: list[Action] = []
+        self.actions_so_far = actions
         limit = 400 if self.game == "farben" else 60
         while not game.is_over() and len(actions) < limit:
             action = self._choose(game, rng)
@@ -126,6 +127,8 @@ class ReferencePlay:
             return rng.choice([a for a in legal if a.name == "choose"])
         if stage == "guess":
             roll = rng.random()
+            if not any(a.name == "pass" for a in self.actions_so_far):
+                roll = 0.4  # every kind of move at least once
             guesses = [a for a in legal if a.name == "guess"]
             if roll < 0.06:
                 others = [p for p in self.players if p != game.current_player()]
@@ -192,8 +195,10 @@ class ReferencePlay:
 
     def moments(self) -> dict[str, Moment]:
         out: dict[str, Moment] = {}
+        session = self.new_session()  # one grammar for all (its phrase lists are cached)
         for index in self.selected():
-            session = self.session_at(index)
+            session.actions = list(self.actions[:index])
+            session.check_replay()
             out[f"at{index}"] = Moment(
                 f"at{index}", session.phase(), tuple(session.phrases()), index
             )
