@@ -251,6 +251,55 @@ def targets(
     return out
 
 
+def limits(heard: Sequence[Heard], played: Sequence[Played]) -> list[str]:
+    """What the misses are made of, measured: per game, language and noise, the share of
+    commands the recogniser gave nothing for, that it heard right but the policy did not
+    take (ignored or asked again), and that it heard as something else; and where the
+    utterances per move went (first tries, confirmations answered, repeats)."""
+    head = (
+        "| engine | game | lang | noise | commands | right | of which too unsure to act "
+        "| nothing heard | heard as something else | utterances / move | of which "
+        "confirmations | of which repeats |"
+    )
+    lines = [head, "|" + "---|" * 12]
+    groups: dict[tuple[str, ...], tuple[list[Heard], list[Played]]] = defaultdict(lambda: ([], []))
+    for h in heard:
+        if h.kind != "table_talk":
+            groups[(h.engine, h.game, h.lang, h.condition)][0].append(h)
+    for p in played:
+        groups[(p.engine, p.game, p.lang, p.condition)][1].append(p)
+    for key in sorted(groups, key=_sort_key):
+        hs, ps = groups[key]
+        n = len(hs) or 1
+        nothing = sum(not h.heard for h in hs)
+        right = sum(h.correct for h in hs)
+        # the meaning was right but the policy ignored it or asked again
+        untaken = sum((not h.correct) and h.heard and h.meaning == h.expected for h in hs)
+        other = len(hs) - right - nothing - untaken
+        moves = len(ps) or 1
+        per_move = sum(p.utterances for p in ps) / moves if ps else None
+        confirmations = sum(p.confirmations for p in ps) / moves if ps else None
+        repeats = (per_move - 1 - (confirmations or 0)) if per_move is not None else None
+        lines.append(
+            "| "
+            + " | ".join(
+                list(key)
+                + [
+                    str(len(hs)),
+                    _pct(right / n),
+                    _pct(untaken / n),
+                    _pct(nothing / n),
+                    _pct(other / n),
+                    _num(per_move),
+                    _num(confirmations),
+                    _num(repeats),
+                ]
+            )
+            + " |"
+        )
+    return lines
+
+
 def confusions(heard: Sequence[Heard], lang: str, top: int = 12) -> list[str]:
     counts: Counter[tuple[str, str]] = Counter()
     for h in heard:
@@ -315,6 +364,14 @@ def write_report(
     lines += table(per_kind, ["engine", "game", "lang", "noise", "kind"])
     lines += ["", "## By voice", ""]
     lines += table(per_voice, ["engine", "game", "lang", "voice", "noise"])
+    lines += ["", "## What limits it", ""]
+    lines += [
+        "Measured, per table: where the commands that were not understood went, and what "
+        "the utterances per move are made of (a confirmation question costs the answer; a "
+        "repeat is a try that was ignored, asked again, or confirmed and denied).",
+        "",
+    ]
+    lines += limits(heard, played)
     for lang in sorted({h.lang for h in heard}):
         found = confusions(heard, lang)
         if found:
