@@ -108,3 +108,26 @@ def test_bad_front_end_options_are_usage_errors(args: list[str], message: str) -
     run = run_cli("play", "farben", "--players", "Anna,Ben,Cem", *args)
     assert run.code == 2
     assert message in run.err
+
+
+def _speech_and_pauses(snr: float) -> bytes:
+    """A talker (a 300 Hz tone, on and off) in pink noise ``snr`` dB below it."""
+    t = np.arange(SAMPLE_RATE * 8)
+    voice = np.sin(t * 2 * np.pi * 300 / SAMPLE_RATE) * SPEECH_LEVEL * np.sqrt(2)
+    voice *= (t // SAMPLE_RATE) % 2  # a second on, a second off
+    noise = pink_noise(len(t), 2) * (SPEECH_LEVEL / 10 ** (snr / 20))
+    return to_pcm((voice + noise).astype(np.float32))
+
+
+def test_suppression_only_in_noise_leaves_a_quiet_room_alone() -> None:
+    settings = parse_spec("ns3+below30")
+    quiet = _speech_and_pauses(35.0)
+    front = FrontEnd(settings)
+    assert front.process(quiet) == quiet[: len(quiet) - len(quiet) % 320]
+    assert not front.suppressing and front.snr() > 33
+    noisy = _speech_and_pauses(10.0)
+    front = FrontEnd(settings)
+    cleaned = front.process(noisy)
+    assert front.suppressing
+    pause = slice(6 * 2 * SAMPLE_RATE + 3200, 7 * 2 * SAMPLE_RATE)  # only noise
+    assert _rms(cleaned[pause]) < _rms(noisy[pause]) / 2

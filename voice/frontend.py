@@ -19,9 +19,13 @@ The defaults are the levels the speech benchmark measured to help (voice/bench/R
 
 from __future__ import annotations
 
+import math
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from voice.asr.base import Recogniser, RecogniserError, Thresholds, Transcript
 
@@ -47,6 +51,10 @@ class FrontEndSettings:
     """``webrtc`` or ``speex``."""
     vad: str = "webrtc"
     """The endpointer's speech detector: ``webrtc`` (pocketsphinx's) or ``silero``."""
+    below_snr: int = 0
+    """0: noise suppression always works; else only while the room's signal-to-noise
+    ratio (estimated from the stream) is below this many dB: in a quiet room the
+    suppressor removes parts of words (measured, voice/bench/README.md)."""
 
     def __post_init__(self) -> None:
         if self.noise_suppression not in NOISE_LEVELS:
@@ -57,6 +65,8 @@ class FrontEndSettings:
             raise ValueError(f"the noise suppressor is one of: {', '.join(SUPPRESSORS)}")
         if self.vad not in VADS:
             raise ValueError(f"the speech detector is one of: {', '.join(VADS)}")
+        if not 0 <= self.below_snr <= 60:
+            raise ValueError("the noise suppression threshold is 0 (always) to 60 dB")
 
     @property
     def cleans(self) -> bool:
@@ -66,7 +76,8 @@ class FrontEndSettings:
     def label(self) -> str:
         parts = []
         if self.noise_suppression:
-            parts.append(f"{self.suppressor} ns{self.noise_suppression}")
+            below = f" below {self.below_snr} dB" if self.below_snr else ""
+            parts.append(f"{self.suppressor} ns{self.noise_suppression}{below}")
         if self.auto_gain:
             parts.append(f"{self.suppressor} agc{self.auto_gain}")
         if self.vad != "webrtc":
@@ -83,10 +94,40 @@ class FrontEnd:
     """Cleans a stream of 16-bit PCM chunks of any length (it keeps what does not fill a
     10 ms frame for the next chunk)."""
 
+    SNR_WINDOW = 20.0
+    """Seconds of frame levels the signal-to-noise estimate looks at."""
+
     def __init__(self, settings: FrontEndSettings) -> None:
         self.settings = settings
         self._rest = b""
         self._processor = self._open()
+        self._raw_gain: Any = None
+        if settings.below_snr and settings.noise_suppression:
+            # in a quiet room: the same gain, without suppression
+            self._raw_gain = FrontEnd(replace(settings, noise_suppression=0, below_snr=0))
+        self._levels: deque[float] = deque(maxlen=int(self.SNR_WINDOW * 100))
+        self.suppressing = settings.noise_suppression > 0 and not settings.below_snr
+
+    def snr(self) -> float | None:
+        """The stream's signal-to-noise ratio estimate in dB: loud frames (speech, 95th
+        percentile) over quiet ones (the room, 10th percentile) of the last seconds."""
+        if len(self._levels) < 100:
+            return None
+        levels = np.fromiter(self._levels, dtype=np.float64)
+        return float(np.percentile(levels, 95) - np.percentile(levels, 10))
+
+    def _decide(self, frame: bytes) -> None:
+        samples = np.frombuffer(frame, dtype="<i2").astype(np.float64)
+        self._levels.append(10 * math.log10(float((samples**2).mean()) + 1.0))
+        snr = self.snr()
+        if snr is None or snr < 12.0:  # nobody has spoken yet: the ratio is unknown
+            return
+        threshold = self.settings.below_snr
+        # hysteresis: the decision does not flicker around the threshold
+        if self.suppressing and snr > threshold + 3:
+            self.suppressing = False
+        elif not self.suppressing and snr < threshold - 3:
+            self.suppressing = True
 
     def _open(self) -> Any:
         s = self.settings
@@ -119,10 +160,17 @@ class FrontEnd:
         speex = self.settings.suppressor == "speex"
         for offset in range(0, whole, FRAME_BYTES):
             frame = data[offset : offset + FRAME_BYTES]
-            if speex:
-                out += self._processor.process_10ms(frame)
-            else:
-                out += self._processor.Process10ms(frame).audio
+            # the suppressor always listens, so it knows the room when it is needed
+            cleaned = (
+                self._processor.process_10ms(frame)
+                if speex
+                else self._processor.Process10ms(frame).audio
+            )
+            if self._raw_gain is not None:
+                self._decide(frame)
+                if not self.suppressing:
+                    cleaned = self._raw_gain.process(frame)
+            out += cleaned
         return bytes(out)
 
     def flush(self) -> bytes:
@@ -233,6 +281,15 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         f"{default.auto_gain})",
     )
     parser.add_argument(
+        "--suppress-below",
+        type=int,
+        choices=range(0, 61),
+        metavar="DB",
+        default=default.below_snr,
+        help="suppress noise only while the room's signal-to-noise ratio is below DB "
+        f"(0: always; default {default.below_snr})",
+    )
+    parser.add_argument(
         "--suppressor",
         choices=SUPPRESSORS,
         default=default.suppressor,
@@ -253,6 +310,7 @@ def settings_from(args: Any) -> FrontEndSettings:
         int(getattr(args, "auto_gain", DEFAULT.auto_gain)),
         str(getattr(args, "suppressor", DEFAULT.suppressor)),
         str(getattr(args, "vad", DEFAULT.vad)),
+        int(getattr(args, "suppress_below", DEFAULT.below_snr)),
     )
 
 
@@ -276,6 +334,8 @@ def parse_spec(spec: str) -> FrontEndSettings:
             values["noise_suppression"] = int(part[2:])
         elif part.startswith("agc") and part[3:].isdigit():
             values["auto_gain"] = int(part[3:])
+        elif part.startswith("below") and part[5:].isdigit():
+            values["below_snr"] = int(part[5:])
         elif part in SUPPRESSORS:
             values["suppressor"] = part
         elif part in VADS:
@@ -283,6 +343,6 @@ def parse_spec(spec: str) -> FrontEndSettings:
         else:
             raise ValueError(
                 f"{spec!r}: write a front end as raw or parts joined by + "
-                "(ns0-ns4, agc0-agc31, webrtc, speex, silero)"
+                "(ns0-ns4, agc0-agc31, below0-below60, webrtc, speex, silero)"
             )
     return FrontEndSettings(**values)
