@@ -20,6 +20,7 @@ The defaults are the levels the speech benchmark measured to help (voice/bench/R
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -85,9 +86,12 @@ class FrontEndSettings:
         return " + ".join(parts) or "raw"
 
 
-DEFAULT = FrontEndSettings()
-"""What ``play``, ``recognize`` and ``bench`` use unless told otherwise (chosen by the
-benchmark's measurements, see voice/bench/README.md)."""
+DEFAULT = FrontEndSettings(noise_suppression=2, below_snr=30)
+"""What ``play``, ``recognize`` and ``bench`` use unless told otherwise, chosen by the
+benchmark's measurements (voice/bench/README.md): WebRTC noise suppression at level 2
+helped in white noise and babble and cost words in a quiet room, so it works only while
+the room is noisy; automatic gain and the Silero detector did not help on the
+benchmark's level-matched speech (and Silero costs more CPU than the 10% budget)."""
 
 
 class FrontEnd:
@@ -192,6 +196,8 @@ class CleanRecogniser(Recogniser):
     def __init__(self, inner: Recogniser, settings: FrontEndSettings) -> None:
         self.inner = inner
         self.front = FrontEnd(settings)
+        self.front_seconds = 0.0
+        """CPU seconds spent cleaning (the benchmark reports what the front end costs)."""
 
     @property  # type: ignore[override]
     def thresholds(self) -> Thresholds:
@@ -208,7 +214,10 @@ class CleanRecogniser(Recogniser):
         self.inner.set_phrases(phrases)
 
     def accept(self, chunk: bytes) -> Transcript | None:
-        return self.inner.accept(self.front.process(chunk))
+        started = time.process_time()
+        cleaned = self.front.process(chunk)
+        self.front_seconds += time.process_time() - started
+        return self.inner.accept(cleaned)
 
     def finish(self) -> Transcript | None:
         rest = self.front.flush()

@@ -162,6 +162,8 @@ def default_model_dir() -> Path:
 class SphinxRecogniser(Recogniser):
     """pocketsphinx with the phase grammar, a phone loop for rejection, and a VAD."""
 
+    engine = "sphinx"
+
     def __init__(
         self,
         lang: str,

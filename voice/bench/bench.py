@@ -168,6 +168,7 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     heard = recognition_pass(
         table, items, moments, policy, session.is_move, job.voice, labels, cache_dir
     )
+    front_seconds = getattr(recogniser, "front_seconds", 0.0)
     played: list[Played] = []
     if options.play:
         recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
@@ -176,7 +177,9 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
             played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
         else:
             played = play_reference(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        front_seconds += getattr(recogniser, "front_seconds", 0.0)
     stats = {
+        "front": front_seconds,
         "audio": table.stats.audio_seconds,
         "compute": table.stats.compute_seconds,
         "noise_utterances": table.stats.noise_utterances,
@@ -226,6 +229,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
     played: list[Played] = []
     audio_seconds = compute = 0.0
     noise_utterances = noise_accepted = 0
+    by_front: dict[str, list[float]] = {}
+    cleaning = 0.0
     try:
         with contextlib.ExitStack() as stack:
             mapper: Any = map
@@ -236,6 +241,10 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
                 played += p
                 audio_seconds += s["audio"]
                 compute += s["compute"]
+                front = by_front.setdefault(job.front_end.label, [0.0, 0.0])
+                front[0] += s["audio"]
+                front[1] += s["compute"]
+                cleaning += s["front"]
                 noise_utterances += int(s["noise_utterances"])
                 noise_accepted += int(s["noise_accepted"])
                 note(_progress(job, h, p))
@@ -263,6 +272,15 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             f"grammar switching included). Utterances of their own (noise, sentences "
             f"cut in two): {noise_utterances}, of which the policy would have taken "
             f"{noise_accepted} as a command."
+            + "".join(
+                f" Front end {label}: real-time factor {c / max(a, 1e-9):.4f}."
+                for label, (a, c) in sorted(by_front.items())
+            )
+            + (
+                f" Of the compute, cleaning the audio took {cleaning:.1f} s "
+                f"({100 * cleaning / max(compute - cleaning, 1e-9):.1f}% on top of the "
+                "recogniser)."
+            )
         ),
     }
     return write_report(options.out, heard, played, meta)
