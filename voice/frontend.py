@@ -86,12 +86,13 @@ class FrontEndSettings:
         return " + ".join(parts) or "raw"
 
 
-DEFAULT = FrontEndSettings(noise_suppression=2, below_snr=30)
+DEFAULT = FrontEndSettings(noise_suppression=2, suppressor="speex", below_snr=30)
 """What ``play``, ``recognize`` and ``bench`` use unless told otherwise, chosen by the
-benchmark's measurements (voice/bench/README.md): WebRTC noise suppression at level 2
-helped in white noise and babble and cost words in a quiet room, so it works only while
-the room is noisy; automatic gain and the Silero detector did not help on the
-benchmark's level-matched speech (and Silero costs more CPU than the 10% budget)."""
+benchmark's measurements (voice/bench/README.md): speex noise suppression at level 2
+(-20 dB) helped most in pink and white noise and babble (WebRTC's level 2 less) and cost
+words in a quiet room, so it works only while the room is noisy; automatic gain and the
+Silero detector did not help on the benchmark's level-matched speech (and Silero costs
+more CPU than the 10% budget)."""
 
 
 class FrontEnd:
