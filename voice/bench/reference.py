@@ -96,7 +96,7 @@ class ReferencePlay:
         game = self.adapter.create(self.setup())
         game.start()
         actions: list[Action] = []
-        self.actions_so_far = actions
+        self._so_far = actions
         limit = 400 if self.game == "farben" else 60
         while not game.is_over() and len(actions) < limit:
             action = self._choose(game, rng)
@@ -127,8 +127,8 @@ class ReferencePlay:
             return rng.choice([a for a in legal if a.name == "choose"])
         if stage == "guess":
             roll = rng.random()
-            if not any(a.name == "pass" for a in self.actions_so_far):
-                roll = 0.4  # every kind of move at least once
+            if not any(a.name == "pass" for a in self._so_far):
+                roll = 0.4  # every kind of move at least once: the first guess passes
             guesses = [a for a in legal if a.name == "guess"]
             if roll < 0.06:
                 others = [p for p in self.players if p != game.current_player()]

@@ -491,7 +491,6 @@ def play_reference(
                 else:
                     result.wrong_applied += 1  # taken back by the table (typed)
                     session = ref.session_at(before, recorder)
-                    session.actions = list(session.actions)
         if not result.done:
             # the player gives up on speech; the move is made by hand (typed)
             session = None
