@@ -165,3 +165,21 @@ def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path, mon
     played = results["played"]
     assert played and all(p["utterances"] >= 1 for p in played)
     assert all(p["done"] for p in played if p["condition"] == "clean")
+
+
+def test_what_limits_it_counts_misses_without_tripping_over_silence() -> None:
+    from voice.bench.report import limits
+    from voice.bench.run import Heard, Played
+
+    def heard(text: str, correct: bool, decision: str) -> Heard:
+        return Heard("sphinx", "en", "v", "clean", "move", "red", ("x",), text, None, 0.5,
+                     decision, 0.2, correct, game="farben")  # fmt: skip
+
+    rows = limits(
+        [heard("", False, "none"), heard("blue", False, "act"), heard("red", True, "ask_again"),
+         heard("red", True, "act")],  # fmt: skip
+        [Played("sphinx", "en", "v", "clean", "m", utterances=3, confirmations=1, game="farben")],
+    )
+    assert rows[2] == (
+        "| sphinx | farben | en | clean | 4 | 50.0% | 25.0% | 25.0% | 25.0% | 3.00 | 1.00 | 1.00 |"
+    )

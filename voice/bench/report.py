@@ -271,11 +271,11 @@ def limits(heard: Sequence[Heard], played: Sequence[Played]) -> list[str]:
     for key in sorted(groups, key=_sort_key):
         hs, ps = groups[key]
         n = len(hs) or 1
-        nothing = sum(not h.heard for h in hs)
-        right = sum(h.correct for h in hs)
+        right = sum(bool(h.correct) for h in hs)
+        nothing = sum(not h.correct and not h.heard for h in hs)
+        other = sum(not h.correct and bool(h.heard) for h in hs)
         # the meaning was right but the policy ignored it or asked again
-        untaken = sum((not h.correct) and h.heard and h.meaning == h.expected for h in hs)
-        other = len(hs) - right - nothing - untaken
+        untaken = sum(bool(h.correct) and h.decision in ("ignore", "ask_again") for h in hs)
         moves = len(ps) or 1
         per_move = sum(p.utterances for p in ps) / moves if ps else None
         confirmations = sum(p.confirmations for p in ps) / moves if ps else None
@@ -315,6 +315,20 @@ def write_report(
     meta: dict[str, Any],
 ) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
+    # the raw results first: a run is never lost to a problem building the report
+    results = out_dir / "results.json"
+    results.write_text(
+        json.dumps(
+            {
+                "meta": meta,
+                "heard": [h.to_json() for h in heard],
+                "played": [p.to_json() for p in played],
+            },
+            ensure_ascii=False,
+            indent=1,
+        ),
+        encoding="utf-8",
+    )
     summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition))
     per_game = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.condition))
     per_voice = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.voice, x.condition))
@@ -380,19 +394,6 @@ def write_report(
         lines += ["", "## Compute", "", meta["realtime"]]
     report = out_dir / "report.md"
     report.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    results = out_dir / "results.json"
-    results.write_text(
-        json.dumps(
-            {
-                "meta": meta,
-                "heard": [h.to_json() for h in heard],
-                "played": [p.to_json() for p in played],
-            },
-            ensure_ascii=False,
-            indent=1,
-        ),
-        encoding="utf-8",
-    )
     paths = {"report": report, "results": results}
     chart = write_chart(out_dir / "chart.png", per_game)
     if chart is not None:
