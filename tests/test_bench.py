@@ -176,8 +176,12 @@ def test_what_limits_it_counts_misses_without_tripping_over_silence() -> None:
                      decision, 0.2, correct, game="farben")  # fmt: skip
 
     rows = limits(
-        [heard("", False, "none"), heard("blue", False, "act"), heard("red", True, "ask_again"),
-         heard("red", True, "act")],  # fmt: skip
+        [
+            heard("", False, "none"),
+            heard("blue", False, "act"),
+            heard("red", True, "ask_again"),
+            heard("red", True, "act"),
+        ],  # fmt: skip
         [Played("sphinx", "en", "v", "clean", "m", utterances=3, confirmations=1, game="farben")],
     )
     assert rows[2] == (
