@@ -9,7 +9,8 @@ import pytest
 from helpers import run_cli
 from speech import needs_tts
 
-from voice.bench.corpus import ReferenceGame, build_items, corpus_data
+from voice.bench.corpus import ReferenceGame, build_items, colour_name, corpus_data
+from voice.bench.reference import ReferencePlay
 from voice.bench.report import Row, targets
 from voice.bench.run import Condition
 
@@ -29,6 +30,61 @@ def test_every_command_of_the_corpus_is_understood_where_it_is_said(lang: str) -
         else:
             assert item.expected is not None
     assert game.colours and len(game.colours) == 20
+
+
+@pytest.fixture(scope="module")
+def references() -> dict[tuple[str, str], tuple[ReferencePlay, dict, list]]:
+    out = {}
+    for game in ("farben", "pantone"):
+        for lang in ("de", "en"):
+            ref = ReferencePlay(game, lang)
+            moments = ref.moments()
+            out[(game, lang)] = (ref, moments, ref.items(moments))  # CorpusError if not
+    return out
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_farben_corpus_covers_every_phase_with_its_real_grammar(references, lang: str) -> None:
+    ref, moments, items = references[("farben", lang)]
+    said = {ref.actions[moments[i.moment].number].name for i in items if i.kind == "move"}
+    assert said == {"first", "side", "ready", "reveal", "done", "stack", "name", "hint"}
+    assert {i.kind for i in items} == {"move", "command", "table_talk"}
+    colours = {colour_name(c, lang) for c in ("red", "blue", "green", "yellow", "purple")}
+    phases = set()
+    session = ref.new_session()
+    for moment in moments.values():
+        session.actions = ref.actions[: moment.number]
+        session.check_replay()
+        game = session.game
+        phases.add(game.stage)
+        phrases = set(moment.phrases)
+        if game.stage == "reveal":  # only a card the teller still holds can be shown
+            held = {colour_name(c, lang) for c in game.colours_in_hand(game.teller)}
+            assert held <= phrases
+            assert not (colours - held) & phrases
+        if game.stage == "naming":  # never narrowed towards the right answer
+            assert all(f"{p.lower()} {c}" in phrases for p in ref.players for c in colours)
+    assert {"reveal", "naming", "choose_stack", "side", "choosing", "story"} <= phases
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_pantone_corpus_has_numbers_guesses_wrong_guesses_pass_and_penalties(
+    references, lang: str
+) -> None:
+    ref, moments, items = references[("pantone", lang)]
+    said = {ref.actions[moments[i.moment].number].name for i in items if i.kind != "table_talk"}
+    assert {"first", "choose", "done", "guess", "pass", "penalty"} <= said
+    wrong = [i for i in items if i.kind == "wrong_guess"]
+    assert len(wrong) >= 4 and ref.outside
+    assert any(i.kind == "command" and "hints" in repr(i.expected) for i in items)
+    from voice.session.adapters.pantone import character_values
+
+    plain = [v.spoken for v in character_values(ref._deck(), lang) if v.spoken.isalpha()]
+    assert len(plain) > 20
+    guessing = [m for m in moments.values() if "guess" in m.phase.intents]
+    assert guessing
+    for moment in guessing:  # every name of the deck, whatever the card: nothing given away
+        assert set(plain) <= set(moment.phrases)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -54,6 +110,7 @@ def test_targets_are_judged_from_the_rows() -> None:
     verdicts = {t.text: t.met for t in targets(rows)}
     assert verdicts["English intent accuracy, quiet room"] is True
     assert verdicts["English intent accuracy, pink 10 dB"] is False
+    assert verdicts["German intent accuracy, quiet room"] is None
     assert verdicts["English table talk accepted, quiet room"] is True
     assert verdicts["de: wrong moves applied per move, quiet room"] is None
 
@@ -97,6 +154,10 @@ def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path, mon
     results = json.loads((out / "results.json").read_text(encoding="utf-8"))
     heard = results["heard"]
     assert {h["condition"] for h in heard} == {"clean", "pink 10 dB"}
+    assert {h["game"] for h in heard} == {"alle-meine-farben", "farben", "pantone"}
+    assert {p["game"] for p in results["played"]} == {"alle-meine-farben", "farben", "pantone"}
+    for game in ("farben", "pantone"):
+        assert f"| sphinx | {game} | en | clean |" in report
     commands = [h for h in heard if h["kind"] != "table_talk" and h["condition"] == "clean"]
     assert sum(h["correct"] for h in commands) / len(commands) >= 0.8
     latencies = sorted(h["latency"] for h in heard if h["latency"] is not None)
@@ -104,3 +165,25 @@ def test_a_quick_run_writes_a_report_a_chart_and_the_results(tmp_path: Path, mon
     played = results["played"]
     assert played and all(p["utterances"] >= 1 for p in played)
     assert all(p["done"] for p in played if p["condition"] == "clean")
+
+
+def test_what_limits_it_counts_misses_without_tripping_over_silence() -> None:
+    from voice.bench.report import limits
+    from voice.bench.run import Heard, Played
+
+    def heard(text: str, correct: bool, decision: str) -> Heard:
+        return Heard("sphinx", "en", "v", "clean", "move", "red", ("x",), text, None, 0.5,
+                     decision, 0.2, correct, game="farben")  # fmt: skip
+
+    rows = limits(
+        [
+            heard("", False, "none"),
+            heard("blue", False, "act"),
+            heard("red", True, "ask_again"),
+            heard("red", True, "act"),
+        ],  # fmt: skip
+        [Played("sphinx", "en", "v", "clean", "m", utterances=3, confirmations=1, game="farben")],
+    )
+    assert rows[2] == (
+        "| sphinx | farben | en | clean | 4 | 50.0% | 25.0% | 25.0% | 25.0% | 3.00 | 1.00 | 1.00 |"
+    )

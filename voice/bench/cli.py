@@ -39,8 +39,26 @@ def add_bench_parser(commands: Any) -> None:
         help="noise conditions: clean (pink 35 dB below speech) or KIND:SNR with KIND "
         "pink, white or babble",
     )
+    bench.add_argument(
+        "--games",
+        default="alle-meine-farben,farben,pantone",
+        help="games, comma-separated (alle-meine-farben,farben,pantone)",
+    )
+    from voice.recognition.frontend import add_front_end_arguments
+
+    add_front_end_arguments(bench)
+    bench.add_argument(
+        "--front-ends",
+        metavar="SPEC,...",
+        help="compare front ends, each written as raw or parts joined by + (ns2, agc3, "
+        "speex, silero), e.g. raw,ns2,ns2+agc3,silero (instead of the options above)",
+    )
     bench.add_argument("--out", type=Path, default=Path("bench-results"), help="output folder")
     bench.add_argument("--quick", action="store_true", help="a small smoke run (CI)")
+    bench.add_argument(
+        "--items", type=int, metavar="N", help="at most N utterances per table (all)"
+    )
+    bench.add_argument("--moves", type=int, metavar="N", help="at most N moves per play pass")
     bench.add_argument("--no-play", action="store_true", help="skip the play-policy games")
     bench.add_argument("--jobs", type=int, default=1, help="tables run in parallel (1)")
     bench.add_argument("--seed", type=int, default=1, help="seed of the reference game (1)")
@@ -63,12 +81,22 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
 
 def run_bench_command(args: argparse.Namespace) -> int:
     from voice.bench.audio import AudioError
+    from voice.bench.reference import GAMES
     from voice.bench.run import Condition
     from voice.bench.speech import BenchError, BenchOptions, parse_voice, quick_options, run_bench
     from voice.errors import CliError, UsageError
+    from voice.recognition.frontend import parse_spec, settings_from
     from voice.recognition.pronounce import cache_dir
 
     langs = _list(args.lang, "--lang", LANGS)
+    games = _list(args.games, "--games", GAMES)
+    try:
+        if args.front_ends:
+            fronts = tuple(parse_spec(s) for s in _list(args.front_ends, "--front-ends"))
+        else:
+            fronts = (settings_from(args),)
+    except ValueError as exc:
+        raise UsageError(f"front end: {exc}") from None
     engines = _list(args.engine, "--engine", ENGINES)
     noise = _list(args.noise, "--noise")
     for spec in noise:
@@ -78,14 +106,22 @@ def run_bench_command(args: argparse.Namespace) -> int:
             raise UsageError(f"--noise: {exc}") from None
     if not 1 <= args.jobs <= 16:
         raise UsageError("--jobs must be between 1 and 16")
+    for name in ("items", "moves"):
+        value = getattr(args, name)
+        if value is not None and not 1 <= value <= 10_000:
+            raise UsageError(f"--{name} must be between 1 and 10000")
     if args.seed < 0:
         raise UsageError("--seed must be 0 or more")
     options = BenchOptions(
         out=args.out,
         langs=langs,
+        games=games,
+        front_ends=fronts,
         engines=engines,
         conditions=noise,
         play=not args.no_play,
+        items_limit=args.items,
+        moves_limit=args.moves,
         jobs=args.jobs,
         seed=args.seed,
         model_dir=args.model,

@@ -27,8 +27,8 @@ from speech import hear, utterance  # noqa: E402
 import voice.adapters.pantone as pantone_adapter  # noqa: E402
 from games.engine import Setup  # noqa: E402
 from voice.adapters import adapter_for  # noqa: E402
-from voice.asr.sphinx import SphinxRecogniser  # noqa: E402
 from voice.output import NullOutput  # noqa: E402
+from voice.recognition.sphinx import SphinxRecogniser  # noqa: E402
 from voice.session import Session  # noqa: E402
 
 SAID = {

@@ -94,6 +94,7 @@ class Heard:
     latency: float | None
     correct: bool
     details: dict[str, Any] = field(default_factory=dict)
+    game: str = "alle-meine-farben"
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -116,6 +117,7 @@ class Played:
     wrong_applied: int = 0
     done: bool = False
     latencies: list[float] = field(default_factory=list)
+    game: str = "alle-meine-farben"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -245,6 +247,7 @@ def recognition_pass(
                 if verdict.decision in (Decision.ACT, Decision.CONFIRM):
                     table.stats.noise_accepted += 1
         heard, meaning, confidence, decision, latency = "", None, 0.0, "none", None
+        intent_name = None
         details: dict[str, Any] = {}
         if answer is not None:
             started = time.process_time()
@@ -255,6 +258,13 @@ def recognition_pass(
             details = _plain_details(answer.details)
             if verdict.intent is not None:
                 meaning = meaning_of(verdict.intent, moment.phase.slots)
+                intent_name = verdict.intent.name
+        if item.expected is not None:
+            correct = meaning == item.expected
+        else:  # a wrong guess the grammar cannot say: right if no guess is taken from it
+            correct = item.kind == "wrong_guess" and not (
+                intent_name == "guess" and decision in ("act", "confirm")
+            )
         out.append(
             Heard(
                 labels["engine"],
@@ -269,8 +279,9 @@ def recognition_pass(
                 round(confidence, 4),
                 decision,
                 round(latency, 4) if latency is not None else None,
-                item.expected is not None and meaning == item.expected,
+                correct,
                 details,
+                labels.get("game", "alle-meine-farben"),
             )
         )
     return out
@@ -333,6 +344,7 @@ def play_pass(
     spoken = 0
     for key, intended, texts in planned:
         result = Played(labels["engine"], labels["lang"], voice.label, table.condition.label, key)
+        result.game = labels.get("game", result.game)
         number = session.game.snapshot().get("number")
         while not result.done and result.utterances < MAX_ATTEMPTS * 2:
             if session.paused:  # a misheard "pause": the table types "continue"
@@ -408,3 +420,79 @@ def _same_move(action: dict[str, Any] | None, intended: Action, number: int | No
     if args.get("object") == number:
         args.pop("object")
     return args == intended.args
+
+
+def play_reference(
+    table: Table,
+    ref: Any,
+    voice: Voice,
+    labels: dict[str, str],
+    cache_dir: Any,
+    moves_limit: int | None = None,
+) -> list[Played]:
+    """The play pass of a Farben or Pantone reference game (:mod:`voice.bench.reference`):
+    the planned moves, played by voice from where the reference game stands."""
+    from voice.bench.reference import same_move
+
+    lang = ref.lang
+    data = corpus_data(lang)
+    answers = {"yes": list(data["yes"]), "no": list(data["no"])}
+    recorder = RecordingOutput()
+    planned = ref.plan()
+    if moves_limit is not None:
+        planned = planned[:moves_limit]
+    out: list[Played] = []
+    session = None
+    spoken = 0
+    for step in planned:
+        if session is None or len(session.actions) != step.before:
+            session = ref.session_at(step.before, recorder)
+        result = Played(labels["engine"], lang, voice.label, table.condition.label, step.key)
+        result.game = ref.game
+        while not result.done and result.utterances < MAX_ATTEMPTS * 2:
+            if session.paused:
+                session.hear({"de": "weiter", "en": "continue"}[lang])
+            awaiting = session.awaiting
+            if awaiting is None and result.utterances >= MAX_ATTEMPTS:
+                break
+            if awaiting is not None:
+                kind, proposed = awaiting
+                right = (
+                    kind == "move"
+                    and proposed is not None
+                    and same_move(proposed.to_json(), step.intended)
+                )
+                pool = answers["yes" if right else "no"]
+                text = pool[spoken % len(pool)]
+            else:
+                text = step.texts[result.utterances % len(step.texts)]
+            spoken += 1
+            before = len(session.actions)
+            table.recogniser.set_phrases(session.phrases())
+            clip = audio.synthesise(text, voice, cache_dir)
+            results, speech_start, _ = table.say(clip)
+            result.utterances += 1
+            answered = False
+            for decided in results:
+                mark = len(recorder.records)
+                started = time.process_time()
+                session.hear_speech(decided.transcript)
+                latency = decided.latency + time.process_time() - started
+                if not answered and Table._after(decided, speech_start):
+                    result.latencies.append(round(latency, 4))
+                    answered = True
+                new = recorder.records[mark:]
+                if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
+                    result.confirmations += 1
+                table.recogniser.set_phrases(session.phrases())
+            if len(session.actions) > before:
+                if same_move(session.actions[-1].to_json(), step.intended):
+                    result.done = True
+                else:
+                    result.wrong_applied += 1  # taken back by the table (typed)
+                    session = ref.session_at(before, recorder)
+        if not result.done:
+            # the player gives up on speech; the move is made by hand (typed)
+            session = None
+        out.append(result)
+    return out

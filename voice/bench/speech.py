@@ -20,9 +20,20 @@ from games.errors import FarbspielError
 from voice.bench import audio
 from voice.bench.audio import Voice
 from voice.bench.corpus import Item, Moment, ReferenceGame, build_items, corpus_data
+from voice.bench.reference import GAMES, ReferencePlay
 from voice.bench.report import write_report
-from voice.bench.run import Condition, Heard, Played, Table, play_pass, recognition_pass
+from voice.bench.run import (
+    Condition,
+    Heard,
+    Played,
+    Table,
+    play_pass,
+    play_reference,
+    recognition_pass,
+)
 from voice.recognition.base import Recogniser, RecogniserError
+from voice.recognition.frontend import DEFAULT as DEFAULT_FRONT_END
+from voice.recognition.frontend import FrontEndSettings, with_front_end
 from voice.understanding.policy import PlayPolicy
 
 DEFAULT_VOICES = {
@@ -43,6 +54,8 @@ DEFAULT_CONDITIONS = ("clean", "pink:20", "pink:10", "pink:5", "white:10", "babb
 class BenchOptions:
     out: Path
     langs: tuple[str, ...] = ("de", "en")
+    games: tuple[str, ...] = GAMES
+    front_ends: tuple[FrontEndSettings, ...] = (DEFAULT_FRONT_END,)
     engines: tuple[str, ...] = ("sphinx",)
     voices: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_VOICES))
     conditions: tuple[str, ...] = DEFAULT_CONDITIONS
@@ -65,6 +78,8 @@ class BenchError(FarbspielError, RuntimeError):
 @dataclass(frozen=True)
 class _Job:
     engine: str
+    game: str
+    front_end: FrontEndSettings
     lang: str
     voice: Voice
     condition: Condition
@@ -72,28 +87,42 @@ class _Job:
 
 
 def quick_options(options: BenchOptions) -> BenchOptions:
-    """A smoke run: one voice per language, two noise levels, a few items."""
+    """A smoke run: one voice per language, two noise levels, a few items per game."""
     voices = {lang: options.voices.get(lang, DEFAULT_VOICES[lang])[:1] for lang in options.langs}
     return replace(
         options,
         voices=voices,
         conditions=("clean", "pink:10"),
-        items_limit=14,
-        moves_limit=3,
+        items_limit=7,
+        moves_limit=2,
     )
 
 
-def open_engine(engine: str, lang: str, model_dir: Path | None) -> Recogniser:
+def open_engine(
+    engine: str,
+    lang: str,
+    model_dir: Path | None,
+    front_end: FrontEndSettings = DEFAULT_FRONT_END,
+) -> Recogniser:
     if engine == "sphinx":
         from voice.recognition.sphinx import SphinxRecogniser
 
-        return SphinxRecogniser(lang)
+        return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end)
     import voice.recognition.engines
 
     opener = getattr(voice.recognition.engines, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
-    return opener(engine, lang, model_dir)  # type: ignore[no-any-return]
+    return with_front_end(opener(engine, lang, model_dir), front_end)
+
+
+@cache
+def _reference(
+    game: str, lang: str, seed: int
+) -> tuple[ReferencePlay, dict[str, Moment], list[Item]]:
+    ref = ReferencePlay(game, lang, seed)
+    moments = ref.moments()
+    return ref, moments, ref.items(moments)
 
 
 @cache
@@ -116,7 +145,11 @@ def _limited(items: list[Item], limit: int | None) -> list[Item]:
 def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     """Both passes for one engine, language, voice and noise (runs in a worker)."""
     options = job.options
-    game, moments, items = _corpus(job.lang, options.seed)
+    if job.game == "alle-meine-farben":
+        game: Any
+        game, moments, items = _corpus(job.lang, options.seed)
+    else:
+        game, moments, items = _reference(job.game, job.lang, options.seed)
     items = _limited(items, options.items_limit)
     cache_dir = options.cache_dir
     babble_voices = [Voice(v) for v in BABBLE_VOICES[job.lang] if audio.voice_works(v)]
@@ -125,21 +158,31 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     def babble(length: int, seed: int) -> np.ndarray:
         return audio.babble_noise(length, seed, babble_text, babble_voices)
 
-    labels = {"engine": job.engine, "lang": job.lang}
+    labels = {"engine": job.engine, "lang": job.lang, "game": job.game}
+    if len(options.front_ends) > 1:  # a comparison: the engine column names the front end
+        labels["engine"] = f"{job.engine} {job.front_end.label}"
     seed = audio.seed_of(job.engine, job.lang, job.voice.label, job.condition.label, options.seed)
-    recogniser = open_engine(job.engine, job.lang, options.model_dir)
+    if job.game != "alle-meine-farben":
+        seed = audio.seed_of(seed, job.game)
+    recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
     policy = PlayPolicy(session.parser)
     table = Table(recogniser, job.condition, seed, babble)
     heard = recognition_pass(
         table, items, moments, policy, session.is_move, job.voice, labels, cache_dir
     )
+    front_seconds = getattr(recogniser, "front_seconds", 0.0)
     played: list[Played] = []
     if options.play:
-        recogniser = open_engine(job.engine, job.lang, options.model_dir)
+        recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
         table.recogniser = recogniser
-        played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        if job.game == "alle-meine-farben":
+            played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        else:
+            played = play_reference(table, game, job.voice, labels, cache_dir, options.moves_limit)
+        front_seconds += getattr(recogniser, "front_seconds", 0.0)
     stats = {
+        "front": front_seconds,
         "audio": table.stats.audio_seconds,
         "compute": table.stats.compute_seconds,
         "noise_utterances": table.stats.noise_utterances,
@@ -160,9 +203,11 @@ def jobs(options: BenchOptions, note: Callable[[str], None]) -> list[_Job]:
         if not usable:
             raise BenchError(f"no usable voice for {lang}: espeak-ng cannot speak any of them")
         for engine in options.engines:
-            for voice in usable:
-                for condition in conditions:
-                    out.append(_Job(engine, lang, voice, condition, options))
+            for game in options.games:
+                for front in options.front_ends:
+                    for voice in usable:
+                        for condition in conditions:
+                            out.append(_Job(engine, game, front, lang, voice, condition, options))
     return out
 
 
@@ -187,6 +232,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
     played: list[Played] = []
     audio_seconds = compute = 0.0
     noise_utterances = noise_accepted = 0
+    by_front: dict[str, list[float]] = {}
+    cleaning = 0.0
     try:
         with contextlib.ExitStack() as stack:
             mapper: Any = map
@@ -197,6 +244,10 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
                 played += p
                 audio_seconds += s["audio"]
                 compute += s["compute"]
+                front = by_front.setdefault(job.front_end.label, [0.0, 0.0])
+                front[0] += s["audio"]
+                front[1] += s["compute"]
+                cleaning += s["front"]
                 noise_utterances += int(s["noise_utterances"])
                 noise_accepted += int(s["noise_accepted"])
                 note(_progress(job, h, p))
@@ -213,11 +264,8 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             f"{lang}: {', '.join(sorted({j.voice.label for j in todo if j.lang == lang}))}"
             for lang in options.langs
         ),
-        "corpus": ", ".join(
-            f"{lang}: {len(_limited(_corpus(lang, options.seed)[2], options.items_limit))} "
-            "utterances per table"
-            for lang in options.langs
-        ),
+        "games": ", ".join(options.games),
+        "front end": "; ".join(f.label for f in options.front_ends),
         "seconds": round(elapsed),
         "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
         f"start, {_load()} at the end (compute is counted as CPU time, see README)",
@@ -227,6 +275,15 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             f"grammar switching included). Utterances of their own (noise, sentences "
             f"cut in two): {noise_utterances}, of which the policy would have taken "
             f"{noise_accepted} as a command."
+            + "".join(
+                f" Front end {label}: real-time factor {c / max(a, 1e-9):.4f}."
+                for label, (a, c) in sorted(by_front.items())
+            )
+            + (
+                f" Of the compute, cleaning the audio took {cleaning:.1f} s "
+                f"({100 * cleaning / max(compute - cleaning, 1e-9):.1f}% on top of the "
+                "recogniser)."
+            )
         ),
     }
     return write_report(options.out, heard, played, meta)
@@ -237,7 +294,8 @@ def _progress(job: _Job, heard: Sequence[Heard], played: Sequence[Played]) -> st
     right = sum(h.correct for h in commands)
     wrong = sum(p.wrong_applied for p in played)
     return (
-        f"{job.engine} {job.lang} {job.voice.label:16} {job.condition.label:12} "
+        f"{job.engine} {job.game:17} {job.front_end.label:10} {job.lang} "
+        f"{job.voice.label:16} {job.condition.label:12} "
         f"{right}/{len(commands)} right, {len(played)} moves, {wrong} wrong applied"
     )
 

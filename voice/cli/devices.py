@@ -137,7 +137,11 @@ def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInpu
     if not args.json:
         note(console_text("loading_recogniser"))
     try:
-        recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
+        from voice.recognition.frontend import settings_from
+
+        recogniser = open_recogniser(
+            args.asr, lang, args.model, notify=note, front_end=settings_from(args)
+        )
     except RecogniserError as exc:
         if args.input == "mic":
             raise RecogniserError(console_text("mic_needs_keyboard", problem=exc)) from None

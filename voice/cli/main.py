@@ -48,6 +48,7 @@ from voice.output.rate import MAX_RATE, MIN_RATE, clamp_rate
 from voice.output.sinks import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
 from voice.paths import data_dir
 from voice.recognition.engines import ENGINES, RecogniserError
+from voice.recognition.frontend import add_front_end_arguments
 from voice.recognition.models import ModelError
 from voice.session.adapters import ADAPTERS, adapter_for
 from voice.session.journal import (
@@ -201,6 +202,7 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
         help="speech recogniser (default: auto, vosk when its model is installed)",
     )
     p.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder to use")
+    add_front_end_arguments(p)
     p.add_argument("--json", action="store_true", help="print every event as a JSON line")
     p.add_argument(
         "--private",

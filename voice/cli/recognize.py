@@ -27,6 +27,9 @@ def add_recognize_parser(commands: Any) -> None:
     rec.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
     rec.add_argument("--asr", choices=ENGINES, default="auto", help="speech recogniser")
     rec.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder")
+    from voice.recognition.frontend import add_front_end_arguments
+
+    add_front_end_arguments(rec)
     rec.add_argument(
         "--players", default="Anna,Ben,Cem", help="player names the recordings may use"
     )
@@ -72,8 +75,10 @@ def run_recognize(args: argparse.Namespace) -> int:
     setup = Setup(players_option(args.players), options=adapter.default_options(lang))
     grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
     from voice.cli.devices import note
+    from voice.recognition.frontend import settings_from
 
-    recogniser = open_recogniser(args.asr, lang, args.model, notify=note)
+    front_end = settings_from(args)
+    recogniser = open_recogniser(args.asr, lang, args.model, notify=note, front_end=front_end)
     try:
         recogniser.set_phrases(whole_game_phrases(grammar))
     except ValueError as exc:

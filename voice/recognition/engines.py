@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
@@ -21,6 +22,9 @@ from voice.recognition.base import (
     Word,
     transcribe,
 )
+
+if TYPE_CHECKING:
+    from voice.recognition.frontend import FrontEndSettings
 
 ENGINES = ("auto", "vosk", "sphinx")
 
@@ -34,11 +38,27 @@ def open_recogniser(
     lang: str,
     model_dir: Path | None = None,
     notify: Callable[[str | Notice], None] | None = None,
+    front_end: FrontEndSettings | None = None,
 ) -> Recogniser:
     """A ready recogniser for ``lang``; :class:`RecogniserError` (with the fix) if none works.
 
     ``notify`` receives the one-line notices for the players (default: stderr).
+    ``front_end``: how the audio is cleaned before the recogniser (voice/recognition/frontend.py;
+    default: the measured defaults).
     """
+    from voice.recognition.frontend import DEFAULT, with_front_end
+
+    settings = front_end or DEFAULT
+    return with_front_end(_open(asr, lang, model_dir, notify, settings.vad), settings)
+
+
+def _open(
+    asr: str,
+    lang: str,
+    model_dir: Path | None,
+    notify: Callable[[str], None] | None,
+    vad: str,
+) -> Recogniser:
     say = notify or _stderr
     if asr not in ENGINES:
         raise RecogniserError(f"unknown speech engine {asr!r}; choose one of: {', '.join(ENGINES)}")
@@ -84,7 +104,7 @@ def open_recogniser(
             )
         if asr == "vosk":
             raise RecogniserError(vosk_problem)
-    return _open_sphinx(lang, say, vosk_problem)
+    return _open_sphinx(lang, say, vosk_problem, vad)
 
 
 def _model_option_fix(lang: str) -> str:
@@ -94,10 +114,12 @@ def _model_option_fix(lang: str) -> str:
     )
 
 
-def _open_sphinx(lang: str, say: Callable[[str], None], vosk_problem: str | None) -> Recogniser:
+def _open_sphinx(
+    lang: str, say: Callable[[str], None], vosk_problem: str | None, vad: str = "webrtc"
+) -> Recogniser:
     from voice.recognition.sphinx import SphinxRecogniser
 
-    recogniser = SphinxRecogniser(lang)
+    recogniser = SphinxRecogniser(lang, vad=vad)
     if vosk_problem is not None:
         say(f"speech recognition: pocketsphinx, since {vosk_problem} (vosk recognises better)")
     else:

@@ -162,6 +162,8 @@ def default_model_dir() -> Path:
 class SphinxRecogniser(Recogniser):
     """pocketsphinx with the phase grammar, a phone loop for rejection, and a VAD."""
 
+    engine = "sphinx"
+
     def __init__(
         self,
         lang: str,
@@ -170,6 +172,7 @@ class SphinxRecogniser(Recogniser):
         pronunciation_cache: Path | None = None,
         phone_loop: bool = True,
         vad_mode: int = 2,
+        vad: str = "webrtc",
         guess_silence: float = 0.08,
         end_silence: float = 0.2,
         max_silence: float = 0.6,
@@ -223,9 +226,16 @@ class SphinxRecogniser(Recogniser):
                 f"pocketsphinx cannot load its model from {model}: {exc}"
             ) from exc
         self._logmath = self._decoder.get_logmath()
-        vad = ps.Vad(vad_mode, SAMPLE_RATE)
-        self._frame_bytes: int = vad.frame_bytes
-        self._endpointer = Endpointer(vad.is_speech, vad.frame_length)
+        webrtc_vad = ps.Vad(vad_mode, SAMPLE_RATE)
+        self._frame_bytes: int = webrtc_vad.frame_bytes
+        is_speech = webrtc_vad.is_speech
+        if vad == "silero":  # the neural detector (voice/recognition/frontend.py)
+            from voice.recognition.frontend import SileroSpeech
+
+            is_speech = SileroSpeech()
+        elif vad != "webrtc":
+            raise RecogniserError(f"unknown speech detector {vad!r} (webrtc or silero)")
+        self._endpointer = Endpointer(is_speech, webrtc_vad.frame_length)
         self.guess_silence = guess_silence
         self.end_silence = end_silence
         self.max_silence = max_silence
