@@ -10,7 +10,11 @@ $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
     python3-venv espeak-ng libespeak-ng1 libportaudio2 sox alsa-utils \
     pulseaudio pulseaudio-utils libasound2-plugins \
-    fonts-dejavu-core poppler-utils chromium chromium-driver nodejs npm >/dev/null
+    fonts-dejavu-core poppler-utils chromium chromium-driver >/dev/null
+# npm (for axe-core, below): the machine's own Node.js brings it; Debian's otherwise
+if ! command -v npm >/dev/null 2>&1; then
+    $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
