@@ -38,25 +38,46 @@ ONE_WORD_WRONG = 75.0
 PER_EDIT = 4.0
 TITLE_DROPPED = 2.0
 
-# Abbreviations recognisers spell out; both sides are expanded the same way.
-_ABBREVIATIONS = {
-    "mr": "mister",
-    "mrs": "missus",
-    "ms": "miss",
-    "dr": "doctor",
-    "st": "saint",
-    "prof": "professor",
-    "capt": "captain",
-    "jr": "junior",
-    "sr": "senior",
-    "hr": "herr",
-    "fr": "frau",
-    "kapt": "kapitan",
-    "kaptn": "kapitan",
-    "kaeptn": "kapitan",
-    "kapitaen": "kapitan",
-    "doktor": "doctor",
+SPOKEN_ABBREVIATIONS: dict[str, dict[str, str]] = {
+    "en": {
+        "mr": "mister",
+        "mrs": "missus",
+        "ms": "miss",
+        "dr": "doctor",
+        "st": "saint",
+        "prof": "professor",
+        "capt": "captain",
+        "jr": "junior",
+        "sr": "senior",
+    },
+    "de": {
+        "dr": "doktor",
+        "hr": "herr",
+        "fr": "frau",
+        "st": "sankt",
+        "prof": "professor",
+        "käpt'n": "kapitän",
+        "kapt": "kapitän",
+    },
 }
+"""The one table of abbreviations in names and how recognisers spell them out, per
+language: the recognisers listen for both forms, and the matcher expands both sides."""
+
+_SAME_TITLE = {"doktor": "doctor", "sankt": "saint", "kapitaen": "kapitan", "kaptn": "kapitan"}
+"""Spelled-out titles that are one title in both languages (compared alike)."""
+
+
+def _matching_table() -> dict[str, str]:
+    table: dict[str, str] = dict(_SAME_TITLE)
+    for abbreviations in SPOKEN_ABBREVIATIONS.values():
+        for short, spoken in abbreviations.items():
+            spoken = fold(spoken)
+            table.setdefault(fold(short), _SAME_TITLE.get(spoken, spoken))
+    return table
+
+
+_ABBREVIATIONS = _matching_table()
+"""Folded abbreviation → the folded word both sides are compared with."""
 
 # Words that carry no identity: articles and small linking words, in both languages.
 _SMALL_WORDS = frozenset(

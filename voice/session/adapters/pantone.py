@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from games.engine import Action, Event, Game, Setup, SetupError
+from games.name_match import SPOKEN_ABBREVIATIONS
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
     MAX_CARDS,
@@ -60,11 +61,6 @@ _CARD_MODE_NAMES = {
     "own": "physical",
 }
 
-# Spelled-out forms recognisers produce for abbreviations in names.
-_SPOKEN_ABBREVIATIONS = {
-    "en": {"mr": "mister", "mrs": "missus", "dr": "doctor", "st": "saint", "capt": "captain"},
-    "de": {"dr": "doktor", "hr": "herr", "st": "sankt", "käpt'n": "kapitän"},
-}
 _LEADING_ARTICLES = {
     "en": ("the", "a", "an"),
     "de": ("der", "die", "das"),
@@ -316,7 +312,7 @@ def spoken_template(name: str, lang: str) -> str:
     words = [w.strip("'") for w in normalize(name).split() if w.strip("'")]
     if not words or not all(_SAYABLE_WORD.match(w) for w in words):
         return ""  # digits or signs: typed guesses still match it, recognisers skip it
-    abbreviations = _SPOKEN_ABBREVIATIONS.get(lang, {})
+    abbreviations = SPOKEN_ABBREVIATIONS.get(lang, {})
     parts = [f"({w}|{abbreviations[w]})" if w in abbreviations else w for w in words]
     optional_article = words[0] in _LEADING_ARTICLES.get(lang, ()) and len(words) > 1
     if optional_article:
