@@ -365,25 +365,7 @@ def play_pass(
                 text = texts[result.utterances % len(texts)]
             spoken += 1
             before = len(session.actions)
-            table.recogniser.set_phrases(session.phrases())
-            clip = audio.synthesise(text, voice, cache_dir)
-            results, speech_start, _ = table.say(clip)
-            result.utterances += 1
-            answered = False
-            for decided in results:
-                mark = len(recorder.records)
-                started = time.process_time()
-                session.hear_speech(decided.transcript)  # noise utterances too: they count
-                latency = decided.latency + time.process_time() - started
-                # the latency is the player's utterance's (as in the recognition pass);
-                # utterances the noise makes after it are not answers to anything
-                if not answered and Table._after(decided, speech_start):
-                    result.latencies.append(round(latency, 4))
-                    answered = True
-                new = recorder.records[mark:]
-                if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
-                    result.confirmations += 1
-                table.recogniser.set_phrases(session.phrases())
+            _say_once(session, table, text, voice, cache_dir, recorder, result)
             if len(session.actions) > before:
                 applied = session.actions[-1]
                 if _same_move(applied.to_json(), intended, number):
@@ -468,23 +450,7 @@ def play_reference(
                 text = step.texts[result.utterances % len(step.texts)]
             spoken += 1
             before = len(session.actions)
-            table.recogniser.set_phrases(session.phrases())
-            clip = audio.synthesise(text, voice, cache_dir)
-            results, speech_start, _ = table.say(clip)
-            result.utterances += 1
-            answered = False
-            for decided in results:
-                mark = len(recorder.records)
-                started = time.process_time()
-                session.hear_speech(decided.transcript)
-                latency = decided.latency + time.process_time() - started
-                if not answered and Table._after(decided, speech_start):
-                    result.latencies.append(round(latency, 4))
-                    answered = True
-                new = recorder.records[mark:]
-                if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
-                    result.confirmations += 1
-                table.recogniser.set_phrases(session.phrases())
+            _say_once(session, table, text, voice, cache_dir, recorder, result)
             if len(session.actions) > before:
                 if same_move(session.actions[-1].to_json(), step.intended):
                     result.done = True
@@ -496,3 +462,36 @@ def play_reference(
             session = None
         out.append(result)
     return out
+
+
+def _say_once(
+    session: Any,
+    table: Table,
+    text: str,
+    voice: Voice,
+    cache_dir: Any,
+    recorder: RecordingOutput,
+    result: Played,
+) -> None:
+    """One utterance at the table: synthesised, heard through the recogniser with the
+    phrases of the moment, handed to the session; its latency and any confirmation are
+    counted into ``result``."""
+    table.recogniser.set_phrases(session.phrases())
+    clip = audio.synthesise(text, voice, cache_dir)
+    results, speech_start, _ = table.say(clip)
+    result.utterances += 1
+    answered = False
+    for decided in results:
+        mark = len(recorder.records)
+        started = time.process_time()
+        session.hear_speech(decided.transcript)  # noise utterances too: they count
+        latency = decided.latency + time.process_time() - started
+        # the latency is the player's utterance's (as in the recognition pass);
+        # utterances the noise makes after it are not answers to anything
+        if not answered and Table._after(decided, speech_start):
+            result.latencies.append(round(latency, 4))
+            answered = True
+        new = recorder.records[mark:]
+        if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
+            result.confirmations += 1
+        table.recogniser.set_phrases(session.phrases())
