@@ -304,8 +304,11 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
     game.start()
     try:
         wait_until(lambda: len(session.actions) == 1, 10, "the typed first player")
+        hiss_windows = []  # (first, last) record of what was heard while only the hiss sounded
+        start = len(records.items)
         room.say(noise)
         time.sleep(1.0)  # the player speaks a moment after the hiss
+        hiss_windows.append((start, len(records.items)))
 
         def refuse() -> None:  # "no" to a misheard move that farbspiel asks about
             if session.awaiting is not None:
@@ -325,8 +328,10 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
         room.plug_in()
         wait_until(lambda: "microphone_back" in records.types(), 10, "noticing the return")
         time.sleep(1.0)  # a freshly opened PulseAudio stream starts delivering after ~1 s
+        start = len(records.items)
         room.say(noise)
         time.sleep(1.0)
+        hiss_windows.append((start, len(records.items)))
         say_until_heard(
             room,
             orange,
@@ -345,8 +350,15 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
         os.close(read_fd)
     assert not failure, failure
     assert [a.args.get("colour") for a in session.actions] == [None, "pink", "orange"]
-    heard = [r["text"] for r in records.items if r["type"] == "heard" and r["text"]]
-    assert set(heard) <= {"rosa", "orange"}  # the hiss was never a colour
+    # the hiss was never a colour (a colour said by the player may be misheard on a loaded
+    # machine: the player then says "nein" and says it again, as asserted above)
+    during_hiss = [
+        r["text"]
+        for first, last in hiss_windows
+        for r in records.items[first:last]
+        if r["type"] == "heard" and r["text"]
+    ]
+    assert not during_hiss
     assert recogniser.vosk.noise_dropped >= 1  # (vosk did hear words in it)
     assert read(save).actions == session.actions
 

@@ -307,10 +307,11 @@ class Walk:
         assert session.game.snapshot() == rebuilt, f"state not from the journal: {where}"
         assert session.journal is not None and not session.save_broken
         assert read(session.journal.path).actions == session.actions, where
-        if kind == "hear" and ("not_understood" in kinds or "ignored" in kinds):
+        silent = "ignored" in kinds or "thinking_aloud" in kinds  # a story, thinking aloud
+        if kind == "hear" and ("not_understood" in kinds or silent):
             assert session.actions == before_actions, where
             assert session.game.snapshot() == before_state, where
-        if kind == "hear" and "ignored" not in kinds and not session.finished:
+        if kind == "hear" and not silent and not session.finished:
             assert "say" in kinds, f"no answer to {value!r}: {where}"
         if session.finished or len(self.history) > 1000:
             self.new_game()
