@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from hassil.expression import Expression, Group, ListReference, RuleReference
+from hassil.expression import ListReference
 from hassil.intents import RangeSlotList, TextSlotList
 from hassil.sample import sample_expression, sample_intents
 from rapidfuzz import fuzz, process
@@ -299,23 +299,9 @@ def _list_slots(grammar: Grammar) -> dict[str, str]:
     """Which slot each list fills (``{any_object:object}`` → any_object fills object);
     wildcard lists are left out."""
     out: dict[str, str] = {}
-    rules = dict(grammar.intents.expansion_rules)
-    pending: list[Expression] = []
-    for intent in grammar.intents.intents.values():
-        for data in intent.data:
-            rules.update(data.expansion_rules)
-            pending.extend(s.expression for s in data.sentences)
-    seen_rules: set[str] = set()
-    while pending:
-        expr = pending.pop()
-        if isinstance(expr, Group):
-            pending.extend(expr.items)
-        elif isinstance(expr, RuleReference) and expr.rule_name not in seen_rules:
-            seen_rules.add(expr.rule_name)
-            if expr.rule_name in rules:
-                pending.append(rules[expr.rule_name].expression)
-        elif isinstance(expr, ListReference):
-            slot_list = grammar.slot_lists.get(expr.list_name)
+    for leaf in grammar.template_leaves():
+        if isinstance(leaf, ListReference):
+            slot_list = grammar.slot_lists.get(leaf.list_name)
             if isinstance(slot_list, (TextSlotList, RangeSlotList)):
-                out.setdefault(expr.list_name, expr.slot_name)
+                out.setdefault(leaf.list_name, leaf.slot_name)
     return out

@@ -9,7 +9,7 @@ table (player names, a custom deck) are added at run time as ``dynamic_lists``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -185,37 +185,52 @@ class Grammar:
                     break
         return out
 
-    @cached_property
-    def vocabulary(self) -> frozenset[str]:
-        """Every word any phrase of this grammar may contain (digits excluded).
+    def template_leaves(
+        self, roots: Iterable[Expression] | None = None
+    ) -> Iterator[TextChunk | ListReference]:
+        """Every text chunk and list reference of the templates (or of ``roots``), in a
+        fixed order: groups are opened and rule references followed, each rule once.
 
         Walks the templates instead of expanding them, so it stays cheap however many
         sentences the templates allow.
         """
-        words: set[str] = set()
-        seen_lists: set[str] = set()
-        seen_rules: set[str] = set()
         rules = dict(self.intents.expansion_rules)
         pending: list[Expression] = []
         for intent in self.intents.intents.values():
             for data in intent.data:
                 rules.update(data.expansion_rules)
-                pending.extend(sentence.expression for sentence in data.sentences)
+                if roots is None:
+                    pending.extend(sentence.expression for sentence in data.sentences)
+        if roots is not None:
+            pending = list(roots)
+        seen_rules: set[str] = set()
         while pending:
             expr = pending.pop()
-            if isinstance(expr, TextChunk):
-                words.update(normalize(expr.original_text or expr.text).split())
+            if isinstance(expr, (TextChunk, ListReference)):
+                yield expr
             elif isinstance(expr, Group):
                 pending.extend(expr.items)
             elif isinstance(expr, RuleReference) and expr.rule_name not in seen_rules:
                 seen_rules.add(expr.rule_name)
                 if expr.rule_name in rules:
                     pending.append(rules[expr.rule_name].expression)
-            elif isinstance(expr, ListReference) and expr.list_name not in seen_lists:
-                seen_lists.add(expr.list_name)
-                slot_list = self.slot_lists.get(expr.list_name)
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every word any phrase of this grammar may contain (digits excluded): the
+        templates' words and those of every list they use."""
+        words: set[str] = set()
+        seen_lists: set[str] = set()
+        leaves = list(self.template_leaves())
+        while leaves:
+            leaf = leaves.pop()
+            if isinstance(leaf, TextChunk):
+                words.update(normalize(leaf.original_text or leaf.text).split())
+            elif leaf.list_name not in seen_lists:
+                seen_lists.add(leaf.list_name)
+                slot_list = self.slot_lists.get(leaf.list_name)
                 if isinstance(slot_list, TextSlotList):
-                    pending.extend(v.text_in for v in slot_list.values)
+                    leaves.extend(self.template_leaves(v.text_in for v in slot_list.values))
                 elif isinstance(slot_list, RangeSlotList):
                     words.update(_number_words(slot_list, self.lang))
         return frozenset(w for w in words if not any(c.isdigit() for c in w))
