@@ -178,7 +178,7 @@ class BoardNameParser(NameParser):
     ) -> None:
         super().__init__(grammar, intent, slot, cards, others)
         self.board = BoardReader(grammar)
-        self._names = {form for forms in [*cards, *others] for form in forms}
+        self._names = frozenset(form for _, form in self._flat)  # every name it knows
 
     def parse(
         self,
