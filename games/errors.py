@@ -9,6 +9,7 @@ in ``games/`` because the engines, the bottom of the house, raise errors too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 
@@ -29,7 +30,20 @@ class FarbspielError(Exception):
         else:
             super().__init__(self.key, params)
 
+    renderer: ClassVar[Callable[[FarbspielError], str | None] | None] = None
+    """Says an error by its key in the players' language; the voice layer's messages set
+    it (``voice/output/messages.py``), since the texts live up there. ``None`` back:
+    no message for this key, :meth:`raw` is shown."""
+
     def __str__(self) -> str:
         if "text" in self.params:
             return str(self.params["text"])
+        if FarbspielError.renderer is not None:
+            text = FarbspielError.renderer(self)
+            if text is not None:
+                return text
+        return self.raw()
+
+    def raw(self) -> str:
+        """The key and its blanks (for developers; no message text)."""
         return f"{self.key} {self.params}" if self.params else self.key

@@ -77,7 +77,7 @@ def test_bad_files_get_clear_messages(tmp_path):
     text.write_text("this is not audio", encoding="utf-8")
     with pytest.raises(AudioError, match="is not a WAV file"):
         read_wav(text)
-    with pytest.raises(AudioError, match="no such file"):
+    with pytest.raises(AudioError, match="there is no file"):
         read_wav(tmp_path / "missing.wav")
     with pytest.raises(AudioError, match="is a folder"):
         read_wav(tmp_path)

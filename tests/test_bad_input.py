@@ -66,7 +66,7 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "chess", "--players", "A"], "invalid choice: 'chess'"),
+        (["play", "chess", "--players", "A"], "no game called “chess”; choose one"),
         (["play", "alle-meine-farben"], "--players"),
         # alle-meine-farben is German unless --lang en says otherwise: so are its errors
         (["play", "alle-meine-farben", "--players", ""], "leeren Namen"),
@@ -82,8 +82,8 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
         (["play", "alle-meine-farben", "--players", "Anna", "--first", "Zed"], "--first „Zed“"),
         (["play", "alle-meine-farben", "--players", "Anna", "--rate", "5"], "--rate muss"),
         (["play", "alle-meine-farben", "--players", "Anna", "--seed", "-1"], "--seed muss"),
-        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "abc"], "kein gültiger Wert"),
-        (["play", "farben", "--players", "Anna", "--seed", "abc"], "invalid int"),
+        (["play", "alle-meine-farben", "--players", "Anna", "--seed", "abc"], "keine ganze Zahl"),
+        (["play", "farben", "--players", "Anna", "--seed", "abc"], "not a whole number"),
         (["play", "alle-meine-farben", "--players", "Anna", "--lang", "fr"], "geht nicht"),
         (["play", "alle-meine-farben", "--players", "Anna", "--variant", "x"], "Variante „x“"),
         (["play", "alle-meine-farben", "--players", "Anna,Pause"], "der Befehl „Pause“"),
@@ -94,7 +94,7 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
             "braucht 2 bis 6 Spieler",
         ),
         (["parse", "chess", "hello"], "no game called “chess”"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "there is no command “frobnicate”; choose from: play"),
         ([], "required"),
     ],
 )
@@ -117,7 +117,7 @@ def test_missing_or_unreadable_script_exits_1(tmp_path):
 def test_real_process_never_shows_a_traceback_for_bad_values():
     result = run_process("play", "alle-meine-farben", "--players", "Anna", "--rate", "fast")
     assert result.code == 2
-    assert "„fast“ ist kein gültiger Wert" in result.err and "Traceback" not in result.err
+    assert "„fast“ ist keine ganze Zahl" in result.err and "Traceback" not in result.err
 
 
 def test_keyboard_play_reads_typed_lines_and_ends_cleanly_at_end_of_input():

@@ -96,7 +96,7 @@ def test_a_damaged_model_in_the_search_order_is_passed_over(tmp_path, monkeypatc
     (tmp_path / "vosk").mkdir()
     (tmp_path / "vosk" / "vosk-model-small-de-0.22").symlink_to(KO_MODEL)
     notes = []
-    recogniser = open_recogniser("auto", "de", notify=notes.append)
+    recogniser = open_recogniser("auto", "de", notify=lambda n: notes.append(str(n)))
     assert recogniser.model_dir.resolve() == KO_MODEL.resolve()
     assert f"the speech model in {broken} is damaged" in notes[0]
     assert "farbspiel models download de" in notes[0]
@@ -109,10 +109,12 @@ def test_the_command_line_says_what_to_do_and_nothing_is_written(tmp_path):
     wav = tmp_path / "any.wav"
     wav.write_bytes(b"RIFF")
     run = run_cli("recognize", "alle-meine-farben", "--model", str(model), str(wav))
-    assert run.code == 1 and "Traceback" not in run.err and "internal error" not in run.err
-    assert "is damaged" in run.err and "farbspiel models download de" in run.err
+    assert run.code == 1 and "Traceback" not in run.err and "interner Fehler" not in run.err
+    assert "ist beschädigt" in run.err and "farbspiel models download de" in run.err  # German game
     run = run_cli("models", "check", "de", "--model", str(model))
-    assert run.code == 1 and "is damaged" in run.err and "internal error" not in run.err
+    assert run.code == 1 and "ist beschädigt" in run.err and "interner Fehler" not in run.err
+    run = run_cli("models", "check", "de", "--model", str(model), "--lang", "en")
+    assert run.code == 2  # check has no --lang: the model's language is the message's
 
 
 def test_play_with_a_broken_model_falls_back_to_the_keyboard(tmp_path):
@@ -126,7 +128,8 @@ def test_play_with_a_broken_model_falls_back_to_the_keyboard(tmp_path):
 
     if microphone_problem() is None:  # with a microphone, the model is what stops it
         run = run_process(*play, "--input", "mic", stdin="")
-        assert run.code == 1 and "is damaged" in run.err and "--input keyboard anhängen" in run.err
+        assert run.code == 1 and "ist beschädigt" in run.err
+        assert "--input keyboard anhängen" in run.err
     run = run_process(*play, "--input", "keyboard", stdin="Anna\nrot\n")
     assert run.code == 0 and "Der Ball ist jetzt rot." in run.out
     from voice.session.journal import read

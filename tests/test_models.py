@@ -93,7 +93,8 @@ def test_download_without_network_says_how_to_install_by_hand(places, monkeypatc
     monkeypatch.setattr(models, "MODEL_LIST_URL", "http://127.0.0.1:9/model-list.json")
     run = run_cli("models", "download", "de")
     assert run.code == 1
-    assert "cannot download vosk's model list: no connection" in run.err
+    # `models download de`: said in German, the language of the model
+    assert "die Modellliste von vosk lässt sich nicht herunterladen: keine Verbindung" in run.err
     assert "https://alphacephei.com/vosk/models/vosk-model-small-de-0.15.zip" in run.err
     assert "farbspiel models download de --from vosk-model-small-de-0.15.zip" in run.err
     assert "Traceback" not in run.err
@@ -118,7 +119,7 @@ def test_install_from_a_zip_checks_the_model_and_keeps_nothing_broken(places, tm
     archive = zip_model(tmp_path / "model.zip")
     run = run_cli("models", "download", "de", "--from", str(archive))
     assert run.code == 1
-    assert "does not work" in run.err and "is damaged" in run.err  # vosk could not load it
+    assert "funktioniert nicht" in run.err and "beschädigt" in run.err  # vosk could not load it
     assert not (places["project"] / "de" / "vosk-model-small-de-0.15").exists()
 
 
@@ -145,7 +146,7 @@ def test_unsafe_or_foreign_archives_are_refused(places, tmp_path):
         zf.writestr("readme.txt", "hello")
     with pytest.raises(ModelError, match="contains no vosk model"):
         download("de", str(empty))
-    with pytest.raises(ModelError, match="no such file"):
+    with pytest.raises(ModelError, match="there is no file"):
         download("de", str(tmp_path / "missing.zip"))
 
 

@@ -23,7 +23,7 @@ no_sound_output = pytest.mark.skipif(output_problem() is None, reason="this mach
 def test_input_mic_without_a_microphone_suggests_the_keyboard(tmp_path):
     run = run_process(*PLAY, "--input", "mic", "--save", str(tmp_path / "g.jsonl"), stdin="")
     assert run.code == 1
-    assert "no microphone found" in run.err
+    assert "kein Mikrofon gefunden" in run.err
     assert "Spielt stattdessen mit der Tastatur: --input keyboard anhängen" in run.err
     assert "Traceback" not in run.err
 
@@ -59,7 +59,7 @@ def test_voice_tts_without_sound_falls_back_to_text_and_says_so(tmp_path):
         stdin="Anna\n",
     )  # fmt: skip
     assert run.code == 0
-    assert "keine Sprachausgabe (no audio output found); farbspiel antwortet als Text." in run.err
+    assert "keine Sprachausgabe (kein Lautsprecher gefunden); farbspiel antwortet als" in run.err
     assert "Anna fängt an." in run.out
 
 
@@ -90,11 +90,13 @@ def test_script_mode_refuses_audio_options(tmp_path, option, message):
 
 
 def test_the_new_options_are_offered():
-    run = run_process("play", "alle-meine-farben", "--help")
+    run = run_process("play", "alle-meine-farben", "--lang", "en", "--help")
     text = " ".join(run.out.split())
     for option in ("--input {auto,mic,keyboard}", "--voice {auto,tts,text,none}",
                    "--asr {auto,vosk,sphinx}", "--model DIR"):  # fmt: skip
         assert option in text
+    german = " ".join(run_process("play", "alle-meine-farben", "--help").out.split())
+    assert "--model ORDNER" in german  # the game's own language: German
 
 
 # --- engine selection ----------------------------------------------------------------------
@@ -116,7 +118,7 @@ def test_asr_vosk_without_a_model_names_the_download(no_models):
 def test_asr_auto_without_a_vosk_model(no_models, lang):
     notes = []
     # the pocketsphinx engine takes over and says so once, with how to do better
-    recogniser = open_recogniser("auto", lang, notify=notes.append)
+    recogniser = open_recogniser("auto", lang, notify=lambda n: notes.append(str(n)))
     assert recogniser.engine == "sphinx"  # (behind the audio front end)
     assert len(notes) == 1
     assert "pocketsphinx" in notes[0] and f"farbspiel models download {lang}" in notes[0]
@@ -130,6 +132,6 @@ def test_model_option_does_not_go_with_sphinx(tmp_path):
 @needs_ko_model
 def test_asr_auto_takes_vosk_when_its_model_is_there_and_says_so():
     notes = []
-    recogniser = open_recogniser("auto", "de", KO_MODEL, notify=notes.append)
+    recogniser = open_recogniser("auto", "de", KO_MODEL, notify=lambda n: notes.append(str(n)))
     assert recogniser.engine == "vosk"
     assert notes == [f"speech recognition: vosk, model {KO_MODEL}"]

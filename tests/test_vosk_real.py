@@ -269,10 +269,10 @@ def test_models_check_lists_the_words_the_model_lacks(tmp_path):
     run = run_cli("models", "check", "de", "--model", str(KO_MODEL))
     assert run.code == 1
     out = run.out
-    assert f"model: {KO_MODEL}" in out
-    assert "alle-meine-farben:" in out and "unknown to the model" in out
-    assert "'hut':" in out and '"' in out.split("'hut':", 1)[1].splitlines()[0]
-    assert "'1'" not in out  # typed numbers are not reported as words
+    assert f"Modell: {KO_MODEL}" in out  # `models check de`: in German
+    assert "alle-meine-farben:" in out and "kennt das Modell nicht" in out
+    assert "„hut“:" in out and '"' in out.split("„hut“:", 1)[1].splitlines()[0]
+    assert "„1“" not in out  # typed numbers are not reported as words
 
 
 def test_models_check_with_korean_phrases_names_exactly_the_missing_word():
@@ -298,7 +298,7 @@ def test_a_damaged_model_is_refused_without_crashing(tmp_path):
     with pytest.raises(RecogniserError, match="is damaged"):
         VoskRecogniser(broken)
     run = run_cli("models", "check", "de", "--model", str(broken))
-    assert run.code == 1 and "is damaged" in run.err and "models download de" in run.err
+    assert run.code == 1 and "ist beschädigt" in run.err and "models download de" in run.err
 
 
 def test_recognize_command_reports_clear_errors(tmp_path, clips):
@@ -306,9 +306,9 @@ def test_recognize_command_reports_clear_errors(tmp_path, clips):
     # the German game's words are unknown to a Korean model: said plainly, no crash
     run = run_cli("recognize", "alle-meine-farben", "--model", str(KO_MODEL), str(wav))
     assert run.code == 1
-    assert "cannot listen for alle-meine-farben" in run.err and "knows none" in run.err
+    assert "kann nicht auf alle-meine-farben hören" in run.err and "kennt keinen" in run.err
     run = run_cli("recognize", "alle-meine-farben", "--model", str(tmp_path / "nope"), str(wav))
-    assert run.code == 1 and "--model" in run.err and "not a folder" in run.err
+    assert run.code == 1 and "--model" in run.err and "ist kein Ordner" in run.err
 
 
 def test_recognize_file_gives_transcript_and_intent(tmp_path, clips):
@@ -332,7 +332,7 @@ def test_recognize_file_gives_transcript_and_intent(tmp_path, clips):
     record = recognize_file(rec, parser, two)
     assert [u["text"] for u in record["utterances"]] == ["검은색", "안녕하세요"]
     bad = recognize_file(rec, parser, tmp_path / "missing.wav")
-    assert "no such file" in bad["error"]
+    assert "there is no file" in bad["error"]
 
 
 def speech_end(audio: bytes) -> float:

@@ -18,7 +18,12 @@ class Notice:
     key: str
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def __str__(self) -> str:
+    def __str__(self) -> str:  # said in the console's language once the prompts are loaded
+        renderer = FarbspielError.renderer
+        text = renderer(self) if renderer is not None else None  # type: ignore[arg-type]
+        return text if text is not None else self.raw()
+
+    def raw(self) -> str:
         return f"{self.key} {dict(self.params)}" if self.params else self.key
 
 

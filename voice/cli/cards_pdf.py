@@ -39,11 +39,9 @@ FARBEN_LAYOUTS = {False: Layout(3, 6, 18, 18), True: Layout(2, 4, 30, 30)}
 
 
 def add_cards_pdf_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pdf", type=Path, metavar="FILE", help="write print-and-play sheets as PDF")
-    p.add_argument(
-        "--paper", choices=tuple(PAPERS), default="a4", help="paper size of the PDF (default a4)"
-    )
-    p.add_argument("--large-print", action="store_true", help="larger print, fewer cards per page")
+    p.add_argument("--pdf", type=Path, metavar="FILE")  # help texts: cli.yaml
+    p.add_argument("--paper", choices=tuple(PAPERS), default="a4")
+    p.add_argument("--large-print", action="store_true")
 
 
 def _font(name: str) -> Path:

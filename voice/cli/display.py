@@ -17,25 +17,11 @@ from voice.display.views import word
 
 def add_display_options(p: argparse.ArgumentParser, with_flag: bool) -> None:
     if with_flag:
-        p.add_argument(
-            "--display",
-            action="store_true",
-            help="also serve the large-print table view in a browser (see farbspiel display)",
-        )
+        p.add_argument("--display", action="store_true")  # help texts: cli.yaml
     if not with_flag:  # beside a game: stop once that game's process is gone (see _done)
         p.add_argument("--watch-pid", type=int, help=argparse.SUPPRESS)
-    p.add_argument(
-        "--port",
-        type=int,
-        default=DEFAULT_PORT,
-        help=f"port of the table view (default {DEFAULT_PORT})",
-    )
-    p.add_argument(
-        "--host",
-        default="127.0.0.1",
-        help="address the table view listens on (default 127.0.0.1, this computer only; "
-        "0.0.0.0 lets the household's phones and tablets open it)",
-    )
+    p.add_argument("--port", type=int, default=DEFAULT_PORT)
+    p.add_argument("--host", default="127.0.0.1")
 
 
 def _check_port(port: int) -> None:

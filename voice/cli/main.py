@@ -25,6 +25,7 @@ from games.seat import LEVELS as ASSISTANT_LEVELS
 from games.seat import seat_players
 from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
 from voice.cli.display import add_display_options, cmd_display, start_table_view
+from voice.cli.help import install_argparse_translation, localise
 from voice.cli.models import add_models_parser, cmd_models
 from voice.cli.options import (
     EXIT_FAILURE,
@@ -41,7 +42,7 @@ from voice.output.messages import (
     console_language,
     console_text,
     console_words,
-    console_words_table,
+    explain,
     set_console_language,
 )
 from voice.output.rate import MAX_RATE, MIN_RATE, clamp_rate
@@ -68,10 +69,41 @@ from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError, normal
 
 # --- parser --------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of exiting, so main() decides the exit code."""
+    """argparse that raises instead of exiting, so main() decides the exit code, and says
+    a wrong value in the console's language (names the option, the value, what fits)."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         raise UsageError(console_text("usage_hint", message=message, prog=self.prog))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is None or value in action.choices:
+            return
+        if action.dest in ("game", "command", "models_command") or isinstance(
+            action, argparse._SubParsersAction
+        ):
+            choices = ", ".join(map(str, action.choices))
+            key = "unknown_game" if action.dest == "game" else "unknown_command"
+            raise UsageError(console_text(key, game=value, command=value, games=choices))
+        shown = _choices_text(action.choices)
+        raise argparse.ArgumentError(
+            action, console_text("bad_choice", value=value, choices=shown)
+        )
+
+    def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
+        if action.type is int:
+            try:
+                return int(arg_string)
+            except ValueError:
+                raise argparse.ArgumentError(
+                    action, console_text("bad_whole_number", value=arg_string)
+                ) from None
+        return super()._get_value(action, arg_string)
+
+
+def _choices_text(choices: Any) -> str:
+    if isinstance(choices, range):
+        return f"{choices.start}-{choices.stop - 1}"
+    return ", ".join(map(str, choices))
 
 
 class Command(Protocol):
@@ -86,51 +118,38 @@ class Command(Protocol):
 
 
 def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
-    parser = _Parser(prog="farbspiel", description="Voice game master for colour party games.")
+    parser = _Parser(prog="farbspiel")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
-    play = commands.add_parser("play", help="start a game")
+    play = commands.add_parser("play")
     games = play.add_subparsers(dest="game", metavar="GAME", parser_class=_Parser)
     games.required = True
     for game_id, adapter in ADAPTERS.items():
-        game = games.add_parser(game_id, help=f"play {game_id}")
+        game = games.add_parser(game_id)
         _add_game_options(game, adapter.default_lang)
         _add_io_options(game)
         adapter.add_arguments(game)
 
-    resume = commands.add_parser("resume", help="continue a saved game")
-    resume.add_argument(
-        "file", nargs="?", type=Path, help="the save file (default: the game saved last)"
-    )
-    resume.add_argument(
-        "--repair",
-        action="store_true",
-        help="a save file damaged in the middle: go on from the last good move "
-        "(the damaged file is kept beside it)",
-    )
+    resume = commands.add_parser("resume")
+    resume.add_argument("file", nargs="?", type=Path)
+    resume.add_argument("--repair", action="store_true")
     _add_io_options(resume)
 
-    parse = commands.add_parser("parse", help="show the intent a sentence means, as JSON")
-    parse.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
-    parse.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
-    parse.add_argument(
-        "--players",
-        default="Anna,Ben,Cem",
-        help="player names the sentence may use (default: Anna,Ben,Cem)",
-    )
-    parse.add_argument("text", nargs="+", help="the sentence")
+    parse = commands.add_parser("parse")
+    parse.add_argument("game", metavar="GAME")
+    parse.add_argument("--lang", choices=LANGUAGES)
+    parse.add_argument("--players", default="Anna,Ben,Cem")
+    parse.add_argument("text", nargs="+")
 
-    cards = commands.add_parser("cards", help="print a game's numbered cards (to print them)")
-    cards.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
-    cards.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
-    cards.add_argument("--deck", type=Path, metavar="FILE", help="a deck file of your own")
+    cards = commands.add_parser("cards")
+    cards.add_argument("game", metavar="GAME")
+    cards.add_argument("--lang", choices=LANGUAGES)
+    cards.add_argument("--deck", type=Path, metavar="FILE")
     add_cards_pdf_options(cards)
 
-    display = commands.add_parser("display", help="show a game's table view in a browser")
-    display.add_argument(
-        "file", nargs="?", type=Path, help="the save file (default: the game played now)"
-    )
+    display = commands.add_parser("display")
+    display.add_argument("file", nargs="?", type=Path)
     add_display_options(display, with_flag=False)
     add_models_parser(commands, _Parser)
     from voice.cli.recognize import add_recognize_parser
@@ -138,88 +157,47 @@ def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
     add_recognize_parser(commands)
     for command in extra:
         command.add_parser(commands)
+    localise(parser, _help_blanks())
     return parser
 
 
+def _help_blanks() -> dict[str, Any]:
+    """The numbers and names the help texts name (from the code that checks them)."""
+    from games.farben import TIME_LIMIT_RANGE
+    from games.pantone import DEFAULT_TARGET
+
+    return {
+        "rate_low": MIN_RATE,
+        "rate_high": MAX_RATE,
+        "time_low": TIME_LIMIT_RANGE[0],
+        "time_high": TIME_LIMIT_RANGE[1],
+        "target": DEFAULT_TARGET,
+        "games": ", ".join(ADAPTERS),
+    }
+
+
 def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=default_lang,
-        help=f"language of the game (default: {default_lang})",
-    )
-    p.add_argument(
-        "--players", required=True, help='player names in seat order, clockwise: "Anna,Ben,Cem"'
-    )
-    p.add_argument("--first", metavar="NAME", help="who starts (default: the game's own rule)")
-    p.add_argument("--seed", type=int, help="seed for shuffling and drawing lots")
-    p.add_argument(
-        "--assistant",
-        metavar="NAME",
-        help="add a seat that farbspiel plays itself, called NAME "
-        "(farben; alle-meine-farben basic)",
-    )
-    p.add_argument(
-        "--assistant-level",
-        choices=ASSISTANT_LEVELS,
-        default="normal",
-        help="how well the assistant remembers and plans (default: normal)",
-    )
-    p.add_argument(
-        "--assistant-seat",
-        type=int,
-        metavar="N",
-        help="the assistant's seat, 1 = first (default: after the listed players)",
-    )
-    p.add_argument("--save", type=Path, metavar="FILE", help="where to save the game")
+    p.add_argument("--lang", choices=LANGUAGES, default=default_lang)
+    p.add_argument("--players", required=True)
+    p.add_argument("--first", metavar="NAME")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--assistant", metavar="NAME")
+    p.add_argument("--assistant-level", choices=ASSISTANT_LEVELS, default="normal")
+    p.add_argument("--assistant-seat", type=int, metavar="N")
+    p.add_argument("--save", type=Path, metavar="FILE")
 
 
 def _add_io_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--input",
-        choices=("auto", "mic", "keyboard"),
-        default="auto",
-        help="where moves come from: the microphone or the keyboard "
-        "(default: auto, the microphone when one works)",
-    )
-    p.add_argument(
-        "--script",
-        type=Path,
-        metavar="FILE",
-        help="read utterances from FILE (virtual time, '@+N' lines advance it)",
-    )
-    p.add_argument(
-        "--voice",
-        choices=("auto", "tts", "text", "none"),
-        default="auto",
-        help="how farbspiel answers: speech and text, text, or nothing "
-        "(default: auto, speech when sound can be played)",
-    )
-    p.add_argument(
-        "--asr",
-        choices=ENGINES,
-        default="auto",
-        help="speech recogniser (default: auto, vosk when its model is installed)",
-    )
-    p.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder to use")
+    p.add_argument("--input", choices=("auto", "mic", "keyboard"), default="auto")
+    p.add_argument("--script", type=Path, metavar="FILE")
+    p.add_argument("--voice", choices=("auto", "tts", "text", "none"), default="auto")
+    p.add_argument("--asr", choices=ENGINES, default="auto")
+    p.add_argument("--model", type=Path, metavar="DIR")
     add_front_end_arguments(p)
-    p.add_argument("--json", action="store_true", help="print every event as a JSON line")
-    p.add_argument(
-        "--private",
-        default="none",
-        metavar="page|none|FILE",
-        help="where secrets for one player go (their character cards): page = a private "
-        "page per player on their own phone (served with the table view), a FILE such as "
-        "a second terminal (/dev/pts/3), or none (default: farbspiel says how to set one "
-        "up instead); never the shared screen",
-    )
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--private", default="none", metavar="page|none|FILE")
     add_display_options(p, with_flag=True)
-    p.add_argument(
-        "--rate",
-        type=int,
-        metavar="WPM",
-        help=f"speech rate in words per minute ({MIN_RATE}-{MAX_RATE})",
-    )
+    p.add_argument("--rate", type=int, metavar="WPM")
 
 
 # --- play / resume ---------------------------------------------------------------------
@@ -287,14 +265,11 @@ def _make_private_output(args: argparse.Namespace) -> Output | None:
     if where == "page":
         return NullOutput()  # the private pages read the save file themselves
     if where in ("stderr", "stdout", "-", "/dev/stderr", "/dev/stdout", "/dev/tty"):
-        raise UsageError(
-            f"--private {where} is the shared screen everybody sees; use --private page "
-            "(each player's own phone) or a second terminal such as /dev/pts/3"
-        )
+        raise UsageError(console_text("private_shared", where=where))
     try:
         stream = open(where, "a", encoding="utf-8", buffering=1)  # noqa: SIM115 - kept open
     except OSError as exc:
-        raise CliError(f"--private: cannot write to {where}: {exc.strerror}") from None
+        raise CliError(console_text("private_unwritable", where=where, reason=exc)) from None
     return TextOutput(stream, prefix="", owned=True)
 
 
@@ -465,7 +440,7 @@ def _repair_file(path: Path, contents: Contents) -> Journal:
     try:
         shutil.copy2(path, copy)
     except OSError as exc:
-        raise CliError(console_text("save_cannot_copy", path=path, reason=exc.strerror)) from None
+        raise CliError(console_text("save_cannot_copy", path=path, reason=exc)) from None
     header = contents.header
     journal = rewrite(
         path, Header(header.game, header.lang, header.setup), contents.actions, contents.settings
@@ -485,7 +460,7 @@ def _upgrade_file(path: Path, contents: Contents) -> Journal:
         if not backup.exists():
             shutil.copy2(path, backup)
     except OSError as exc:
-        raise CliError(console_text("save_cannot_copy", path=path, reason=exc.strerror)) from None
+        raise CliError(console_text("save_cannot_copy", path=path, reason=exc)) from None
     header = contents.header
     journal = rewrite(
         path, Header(header.game, header.lang, header.setup), contents.actions, contents.settings
@@ -538,7 +513,7 @@ def _run(
             raise
         saved = session.journal is not None and session.save_now()
         path = session.journal.path if session.journal is not None else ""
-        text = console_text("io_failed", saved=saved, path=path, reason=exc.strerror)
+        text = console_text("io_failed", saved=saved, path=path, reason=exc)
         with contextlib.suppress(OSError):
             print(f"farbspiel: {text}", file=sys.stderr)
             if not saved:
@@ -585,7 +560,7 @@ def _open_script(path: Path | None) -> list[str] | None:
     except UnicodeDecodeError:
         raise CliError(console_text("script_not_utf8", path=path)) from None
     except OSError as exc:
-        raise CliError(console_text("script_unreadable", path=path, reason=exc.strerror)) from None
+        raise CliError(console_text("script_unreadable", path=path, reason=exc)) from None
 
 
 
@@ -663,16 +638,12 @@ def _guess_language(argv: list[str]) -> str | None:
             return argv[i + 1]
         if arg.startswith("--lang=") and arg[7:] in LANGUAGES:
             return arg[7:]
+    if argv[:1] == ["models"]:  # `models download de`: the language of the model
+        return next((a for a in argv[2:] if a in LANGUAGES), None)
     for arg in argv:
         if arg in ADAPTERS:
             return ADAPTERS[arg].default_lang
     return None
-
-
-def _translate_argparse(message: str) -> str:
-    """argparse's own messages (it asks gettext for them) in the console's language."""
-    table = console_words_table("_argparse")
-    return table.get(message, message)
 
 
 def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
@@ -686,14 +657,14 @@ def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
 def _main(argv: list[str] | None, extra: Sequence[Command]) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     set_console_language(_guess_language(raw) or _system_language())
-    argparse._ = _translate_argparse  # type: ignore[attr-defined]  # its gettext hook
+    install_argparse_translation()
     try:
         args = build_parser(extra).parse_args(argv)
         _check_text(args)
         handlers = {**COMMANDS, **{command.name: command.run for command in extra}}
         return handlers[args.command](args)
     except UsageError as exc:
-        print(f"farbspiel: {exc}", file=sys.stderr)
+        print(f"farbspiel: {explain(exc)}", file=sys.stderr)
         return EXIT_USAGE
     except (
         CliError,
@@ -704,7 +675,7 @@ def _main(argv: list[str] | None, extra: Sequence[Command]) -> int:
         RecogniserError,
         AudioError,
     ) as exc:
-        print(f"farbspiel: {exc}", file=sys.stderr)
+        print(f"farbspiel: {explain(exc)}", file=sys.stderr)
         return EXIT_FAILURE
     except KeyboardInterrupt:
         print(f"\nfarbspiel: {console_text('stopped')}", file=sys.stderr)

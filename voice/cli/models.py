@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import Setup
+from voice.output.messages import console_text, set_console_language
 from voice.recognition.base import RecogniserError
 from voice.recognition.models import (
     LANGUAGES,
@@ -45,53 +46,59 @@ def check_games(
 
 
 def format_check(reports: Sequence[CheckReport], examples: int = 3) -> list[str]:
+    """The report of ``models check``, line by line, in the console's language."""
     lines = []
     for report in reports:
         if not report.missing:
             lines.append(
-                f"{report.game}: all {report.words} words of its {report.phrases} sentences "
-                "are known to the model"
+                console_text(
+                    "models_check_all_known",
+                    game=report.game,
+                    words=report.words,
+                    phrases=report.phrases,
+                )
             )
             continue
+        broken_phrases = len({p for ps in report.missing.values() for p in ps})
         lines.append(
-            f"{report.game}: {len(report.missing)} of {report.words} words are unknown to the "
-            f"model; they break {len({p for ps in report.missing.values() for p in ps})} of "
-            f"{report.phrases} sentences:"
+            console_text(
+                "models_check_unknown",
+                game=report.game,
+                unknown=len(report.missing),
+                words=report.words,
+                broken=broken_phrases,
+                phrases=report.phrases,
+            )
         )
         for word in sorted(report.missing, key=lambda w: (-len(report.missing[w]), w)):
             broken = report.missing[word]
             shown = ", ".join(f'"{p}"' for p in broken[:examples])
-            more = f" and {len(broken) - examples} more" if len(broken) > examples else ""
-            lines.append(f"  {word!r}: {len(broken)} sentence(s), e.g. {shown}{more}")
+            more = max(0, len(broken) - examples)
+            text = console_text(
+                "models_check_word", word=word, count=len(broken), examples=shown, more=more
+            )
+            lines.append(f"  {text}")
     return lines
 
 
 # --- the `farbspiel models` command ------------------------------------------------------------
 def add_models_parser(commands: Any, parser_class: Any) -> None:
-    models = commands.add_parser("models", help="list, download or check speech models")
+    models = commands.add_parser("models")  # help texts: cli.yaml
     actions = models.add_subparsers(
         dest="models_command", metavar="ACTION", parser_class=parser_class
     )
     actions.required = True
-    listing = actions.add_parser("list", help="where the speech models are")
-    listing.add_argument("--model", type=Path, metavar="DIR", help="also check this model folder")
-    fetch = actions.add_parser("download", help="install the vosk model of a language")
+    listing = actions.add_parser("list")
+    listing.add_argument("--model", type=Path, metavar="DIR")
+    listing.add_argument("--lang", choices=LANGUAGES)
+    fetch = actions.add_parser("download")
     fetch.add_argument("lang", choices=LANGUAGES)
-    fetch.add_argument(
-        "--from",
-        dest="source",
-        metavar="ZIP",
-        help="install from a model .zip file or URL instead of vosk's model list",
-    )
-    check = actions.add_parser("check", help="list grammar words the model does not know")
+    fetch.add_argument("--from", dest="source", metavar="ZIP")
+    check = actions.add_parser("check")
     check.add_argument("lang", choices=LANGUAGES)
-    check.add_argument("--model", type=Path, metavar="DIR", help="the model folder to check")
-    check.add_argument("--game", action="append", default=[], help="only this game (repeatable)")
-    check.add_argument(
-        "--players",
-        default="Anna,Ben,Cem",
-        help="player names to check as well (default: Anna,Ben,Cem)",
-    )
+    check.add_argument("--model", type=Path, metavar="DIR")
+    check.add_argument("--game", action="append", default=[])
+    check.add_argument("--players", default="Anna,Ben,Cem")
 
 
 def cmd_models(args: Any) -> int:
@@ -102,61 +109,70 @@ def cmd_models(args: Any) -> int:
     return _cmd_check(args)
 
 
+def _source(source: str) -> str:
+    return console_text("model_source", source=source)
+
+
 def _cmd_list(args: Any) -> int:
+    if args.lang is not None:
+        set_console_language(args.lang)
     for lang in LANGUAGES:
         found = locations(lang, args.model) if args.model else locations(lang)
         chosen = next((loc for loc in found if loc.usable), None)
         if chosen is None:
-            print(f"{lang}: no vosk model — install one with: farbspiel models download {lang}")
+            print(console_text("models_none", language=lang))
         else:
-            kind = "" if supports_grammar(chosen.path) else " (static graph: no per-phase grammars)"
-            print(f"{lang}: {chosen.path} [{chosen.source}]{kind}")
+            static = not supports_grammar(chosen.path)
+            where = _source(chosen.source)
+            print(console_text("models_found", language=lang, path=chosen.path, source=where,
+                               static=static))  # fmt: skip
         for loc in found:
             if loc is not chosen:
-                state = "not usable: " + loc.problem if loc.problem else "also there"
-                print(f"    {loc.path} [{loc.source}] {state}")
-    print(
-        "Looked in: --model DIR, "
-        + ", ".join(
-            str(p)
-            for p in [project_models_dir() / "<lang>", user_models_dir() / "<lang>"]
-            + vosk_cache_dirs()
-        )
-    )
-    print("Without a vosk model, --asr auto uses pocketsphinx (English model built in).")
+                where = _source(loc.source)
+                if loc.problem is not None:
+                    text = console_text("models_unusable", path=loc.path, source=where,
+                                        problem=loc.problem)  # fmt: skip
+                else:
+                    text = console_text("models_also", path=loc.path, source=where)
+                print(f"    {text}")
+    places = [str(p) for p in [project_models_dir() / "<lang>", user_models_dir() / "<lang>"]]
+    places += [str(p) for p in vosk_cache_dirs()]
+    print(console_text("models_looked_in", places=", ".join(places)))
+    print(console_text("models_without"))
     return 0
 
 
 def _progress(done: int, total: int) -> None:
     if total:
-        print(
-            f"\r  {done / total:6.1%} of {total / 1e6:.0f} MB", end="", file=sys.stderr, flush=True
-        )
+        text = console_text("models_progress", share=f"{done / total:6.1%}",
+                            megabytes=f"{total / 1e6:.0f}")  # fmt: skip
+        print(f"\r  {text}", end="", file=sys.stderr, flush=True)
 
 
 def _cmd_download(args: Any) -> int:
-    print(f"farbspiel: installing the vosk model for {args.lang} ...", file=sys.stderr)
+    text = console_text("models_installing", language=args.lang)
+    print(f"farbspiel: {text}", file=sys.stderr)
     path = download(args.lang, args.source, progress=_progress if sys.stderr.isatty() else None)
-    print(f"\ninstalled: {path}" if sys.stderr.isatty() else f"installed: {path}")
+    done = console_text("models_installed", path=path)
+    print(f"\n{done}" if sys.stderr.isatty() else done)
     return 0
 
 
 def _cmd_check(args: Any) -> int:
     location = find_model(args.lang, args.model)
     if location is None:
-        raise ModelError(missing_model_message(args.lang))
+        notice = missing_model_message(args.lang)
+        raise ModelError(key=notice.key, **notice.params)
     try:
         recogniser = VoskRecogniser(location.path)
     except RecogniserError as exc:
-        raise ModelError(
-            f"{exc}; reinstall it with: farbspiel models download {args.lang}"
-        ) from None
+        raise ModelError(key="model_reinstall", problems=[exc], lang=args.lang) from None
     unknown_games = [g for g in args.game if g not in ADAPTERS]
     if unknown_games:
-        raise ModelError(f"unknown game {unknown_games[0]!r}; choose from: {', '.join(ADAPTERS)}")
+        raise ModelError(key="unknown_game", game=unknown_games[0], games=", ".join(ADAPTERS))
     players = [p.strip() for p in args.players.split(",") if p.strip()] or ["Anna"]
-    print(f"model: {location.path} [{location.source}]")
-    print(f"players checked: {', '.join(players)} (--players to check your names)")
+    print(console_text("models_check_model", path=location.path, source=_source(location.source)))
+    print(console_text("models_check_players", players=", ".join(players)))
     reports = check_games(args.lang, recogniser.knows, players, args.game)
     for line in format_check(reports):
         print(line)

@@ -16,24 +16,22 @@ from typing import Any
 from games.engine import Setup
 from voice.input.audio import AudioError, WavFile
 from voice.recognition.engines import ENGINES, Recogniser, Transcript, open_recogniser, transcribe
-from voice.session.adapters import ADAPTERS, adapter_for
+from voice.session.adapters import adapter_for
 from voice.understanding.grammar import LANGUAGES, Grammar
 from voice.understanding.intents import IntentParser
 
 
 def add_recognize_parser(commands: Any) -> None:
-    rec = commands.add_parser("recognize", help="recognise WAV files with the game's grammar")
-    rec.add_argument("game", metavar="GAME", help=" | ".join(ADAPTERS))
-    rec.add_argument("--lang", choices=LANGUAGES, help="language (default: the game's own)")
-    rec.add_argument("--asr", choices=ENGINES, default="auto", help="speech recogniser")
-    rec.add_argument("--model", type=Path, metavar="DIR", help="the vosk model folder")
+    rec = commands.add_parser("recognize")  # help texts: cli.yaml
+    rec.add_argument("game", metavar="GAME")
+    rec.add_argument("--lang", choices=LANGUAGES)
+    rec.add_argument("--asr", choices=ENGINES, default="auto")
+    rec.add_argument("--model", type=Path, metavar="DIR")
     from voice.recognition.frontend import add_front_end_arguments
 
     add_front_end_arguments(rec)
-    rec.add_argument(
-        "--players", default="Anna,Ben,Cem", help="player names the recordings may use"
-    )
-    rec.add_argument("wav", nargs="+", type=Path, metavar="WAV", help="16 kHz mono is best")
+    rec.add_argument("--players", default="Anna,Ben,Cem")
+    rec.add_argument("wav", nargs="+", type=Path, metavar="WAV")
 
 
 def whole_game_phrases(grammar: Grammar) -> list[str]:
@@ -84,7 +82,7 @@ def run_recognize(args: argparse.Namespace) -> int:
     except ValueError as exc:
         from voice.recognition.engines import RecogniserError
 
-        raise RecogniserError(f"the recogniser cannot listen for {args.game}: {exc}") from None
+        raise RecogniserError(key="recognize_cannot_listen", game=args.game, problem=exc) from None
     return _print_records(recogniser, IntentParser(grammar), args.wav)
 
 

@@ -147,7 +147,7 @@ def _parse_wav(path: Path, f: BinaryIO, size: int) -> tuple[_WavFormat, int, int
     program that streamed it and never came back to fill in the size) ends with the file."""
     head = f.read(12)
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
-        raise AudioError(f"{path} is not a WAV file; {_fix_hint(path)}")
+        raise AudioError(key="wav_not_wav", path=path, fix=_fix_hint(path))
     fmt: _WavFormat | None = None
     pos = 12
     while pos + 8 <= size:
@@ -159,7 +159,7 @@ def _parse_wav(path: Path, f: BinaryIO, size: int) -> tuple[_WavFormat, int, int
         if chunk_id == b"fmt ":
             body = f.read(min(length, _MAX_HEADER_CHUNK))
             if len(body) < 16:
-                raise AudioError(f"{path} has a damaged format header; {_fix_hint(path)}")
+                raise AudioError(key="wav_bad_header", path=path, fix=_fix_hint(path))
             tag, channels = struct.unpack_from("<HH", body, 0)
             rate = struct.unpack_from("<I", body, 4)[0]
             bits = struct.unpack_from("<H", body, 14)[0]
@@ -168,10 +168,10 @@ def _parse_wav(path: Path, f: BinaryIO, size: int) -> tuple[_WavFormat, int, int
             fmt = _WavFormat(tag, channels, rate, bits)
         elif chunk_id == b"data":
             if fmt is None:
-                raise AudioError(f"{path} has its audio before its format; {_fix_hint(path)}")
+                raise AudioError(key="wav_audio_first", path=path, fix=_fix_hint(path))
             return fmt, pos + 8, min(length, size - pos - 8)  # a cut-off file keeps the rest
         pos += 8 + length + (length & 1)
-    raise AudioError(f"{path} contains no audio")
+    raise AudioError(key="wav_no_audio", path=path)
 
 
 def _decode(data: bytes, fmt: _WavFormat) -> np.ndarray:
@@ -198,7 +198,8 @@ def _decode(data: bytes, fmt: _WavFormat) -> np.ndarray:
 
 
 def _fix_hint(path: Path) -> str:
-    return f"convert it with: sox {path} -r 16000 -c 1 -b 16 {path.stem}-16k.wav"
+    """The command that converts a WAV file into one farbspiel reads best."""
+    return f"sox {path} -r 16000 -c 1 -b 16 {path.stem}-16k.wav"
 
 
 class WavFile:
@@ -218,17 +219,17 @@ class WavFile:
         try:
             self._file: BinaryIO = open(path, "rb")  # noqa: SIM115 - closed by close()
         except FileNotFoundError:
-            raise AudioError(f"no such file: {path}") from None
+            raise AudioError(key="wav_missing", path=path) from None
         except IsADirectoryError:
-            raise AudioError(f"{path} is a folder, not a WAV file") from None
+            raise AudioError(key="wav_is_folder", path=path) from None
         except OSError as exc:
-            raise AudioError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise AudioError(key="wav_unreadable", path=path, reason=exc) from None
         try:
             size = os.fstat(self._file.fileno()).st_size
             self.format, self._start, length = _parse_wav(path, self._file, size)
         except OSError as exc:
             self.close()
-            raise AudioError(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise AudioError(key="wav_unreadable", path=path, reason=exc) from None
         except AudioError:
             self.close()
             raise
@@ -241,22 +242,23 @@ class WavFile:
     def _check(self, length: int) -> None:
         fmt, path = self.format, self.path
         if fmt.tag not in (_PCM, _FLOAT):
-            kind = _FORMAT_NAMES.get(fmt.tag, f"format {fmt.tag}")
-            raise AudioError(f"{path} is compressed ({kind}), not plain PCM; {_fix_hint(path)}")
+            kind = _FORMAT_NAMES.get(fmt.tag, str(fmt.tag))
+            raise AudioError(key="wav_compressed", path=path, kind=kind, fix=_fix_hint(path))
         widths = (32, 64) if fmt.tag == _FLOAT else (8, 16, 24, 32)
         if fmt.bits not in widths or fmt.channels < 1:
             raise AudioError(
-                f"{path}: {fmt.bits}-bit audio with {fmt.channels} channels is not usable; "
-                f"{_fix_hint(path)}"
+                key="wav_bad_width",
+                path=path,
+                bits=fmt.bits,
+                channels=fmt.channels,
+                fix=_fix_hint(path),
             )
         if not 4000 <= fmt.rate <= 384_000:
-            raise AudioError(
-                f"{path}: {fmt.rate} Hz is not a usable sample rate; {_fix_hint(path)}"
-            )
+            raise AudioError(key="wav_bad_rate", path=path, rate=fmt.rate, fix=_fix_hint(path))
         self._frame = fmt.bits // 8 * fmt.channels
         self.frames = length // self._frame
         if self.frames == 0:
-            raise AudioError(f"{path} contains no audio")
+            raise AudioError(key="wav_no_audio", path=path)
 
     @property
     def seconds(self) -> float:
@@ -289,7 +291,7 @@ class WavFile:
                     yield pending[:size]
                     pending = pending[size:]
         except OSError as exc:
-            raise AudioError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+            raise AudioError(key="wav_unreadable", path=self.path, reason=exc) from None
         if pending:
             yield pending
 
@@ -312,8 +314,10 @@ def read_wav(path: Path) -> bytes:
     with WavFile(path) as wav:
         if wav.seconds > MAX_WAV_SECONDS:
             raise AudioError(
-                f"{path} is {wav.seconds / 60:.0f} minutes long; farbspiel takes at most "
-                f"{MAX_WAV_SECONDS // 60} minutes per file"
+                key="wav_too_long",
+                path=path,
+                minutes=round(wav.seconds / 60),
+                limit=MAX_WAV_SECONDS // 60,
             )
         return b"".join(wav.chunks(WavFile.READ_SECONDS))
 
@@ -350,9 +354,7 @@ def _sounddevice() -> Any:
         with _quiet_stderr():
             import sounddevice
     except OSError:
-        raise AudioError(
-            "the PortAudio library is missing (install it: sudo apt install libportaudio2)"
-        ) from None
+        raise AudioError(key="portaudio_missing") from None
     return sounddevice
 
 
@@ -374,30 +376,30 @@ def _default_device(kind: str) -> dict[str, Any]:
     except Exception:  # noqa: BLE001 - PortAudioError or ValueError when there is none
         device = None
     if not device:
-        raise AudioError(f"no {'microphone' if kind == 'input' else 'audio output'} found")
+        raise AudioError(key="no_microphone_found" if kind == "input" else "no_output_found")
     return dict(device)
 
 
-def microphone_problem() -> str | None:
+def microphone_problem() -> AudioError | None:
     """Why the microphone cannot be used, or ``None`` if it can."""
     try:
         device = _default_device("input")
         _input_rate(device)
     except AudioError as exc:
-        return str(exc)
+        return exc
     return None
 
 
-def output_problem() -> str | None:
+def output_problem() -> AudioError | None:
     """Why sound cannot be played, or ``None`` if it can."""
     try:
         device = _default_device("output")
         sd = _sounddevice()
         sd.check_output_settings(samplerate=device["default_samplerate"], channels=1, dtype="int16")
     except AudioError as exc:
-        return str(exc)
+        return exc
     except Exception as exc:  # noqa: BLE001
-        return f"the audio output does not work ({exc})"
+        return AudioError(key="output_broken", detail=str(exc))
     return None
 
 
@@ -410,7 +412,7 @@ def _input_rate(device: dict[str, Any]) -> int:
             return rate
         except Exception:  # noqa: BLE001 - PortAudioError
             continue
-    raise AudioError(f"the microphone {device['name']!r} does not record mono 16-bit audio")
+    raise AudioError(key="microphone_not_mono", name=device["name"])
 
 
 class Microphone:
@@ -448,7 +450,7 @@ class Microphone:
             self._stream.start()
         except Exception as exc:  # noqa: BLE001 - PortAudioError
             self._stream = None
-            raise AudioError(f"the microphone cannot be opened ({exc})") from None
+            raise AudioError(key="microphone_cannot_open", detail=str(exc)) from None
         self._last_chunk_at = time.monotonic()
 
     def _callback(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
@@ -480,10 +482,10 @@ class Microphone:
     def _check_alive(self) -> None:
         stream = self._stream
         if stream is None:
-            raise AudioError("the microphone is not open")
+            raise AudioError(key="microphone_not_open")
         silent_for = time.monotonic() - self._last_chunk_at
         if not stream.active or silent_for > SILENT_MICROPHONE_SECONDS:
-            raise AudioError("the microphone stopped delivering sound (was it unplugged?)")
+            raise AudioError(key="microphone_silent")
 
     def close(self) -> None:
         stream, self._stream = self._stream, None
@@ -514,7 +516,7 @@ def reopen_microphone() -> Microphone:
         rescan_devices()
         problem = microphone_problem()
         if problem is not None:
-            raise AudioError(problem)
+            raise problem
         microphone = Microphone()
         microphone.start()
     return microphone
@@ -538,9 +540,9 @@ def play_wav(path: Path, margin: float = PLAY_MARGIN) -> None:
             rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
             raw = wav.readframes(wav.getnframes())
     except (OSError, wave.Error, EOFError) as exc:
-        raise AudioError(f"cannot read the speech file {path}: {exc}") from None
+        raise AudioError(key="speech_file_unreadable", path=path, detail=str(exc)) from None
     if width != 2:
-        raise AudioError(f"speech file {path} is not 16-bit audio")
+        raise AudioError(key="speech_file_not_16_bit", path=path)
     samples = np.frombuffer(raw, "<i2").reshape(-1, channels)
     played = 0
     finished = threading.Event()
@@ -564,14 +566,14 @@ def play_wav(path: Path, margin: float = PLAY_MARGIN) -> None:
         )
         stream.start()
     except Exception as exc:  # noqa: BLE001 - PortAudioError and friends
-        raise AudioError(f"the speech could not be played ({exc})") from None
+        raise AudioError(key="speech_not_played", detail=str(exc)) from None
     if not finished.wait(len(samples) / rate + margin):
         # Stopping a stream on a hung server may hang too: leave that to a thread.
         threading.Thread(target=stream.abort, daemon=True).start()
-        raise AudioError("the audio output does not respond")
+        raise AudioError(key="output_hangs")
     try:
         stream.close()
     except Exception as exc:  # noqa: BLE001
         log.warning("closing the audio output: %s", exc)
     if played < len(samples):
-        raise AudioError("the audio output went away while speaking")
+        raise AudioError(key="output_gone")

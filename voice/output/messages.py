@@ -276,8 +276,15 @@ def _console_messages(lang: str) -> Messages:
 
 
 def console_text(key: str, lang: str | None = None, **params: Any) -> str:
-    """A console line or error message from ``voice/output/prompts/<lang>/cli.yaml``."""
-    return _console_messages(lang or _console["lang"]).require(key, params)
+    """A console line or error message from ``voice/output/prompts/<lang>/cli.yaml``; a
+    blank holding an error or notice is said in the same language (:func:`explain`)."""
+    values = {k: _blank(v, lang) for k, v in params.items()}
+    return _console_messages(lang or _console["lang"]).require(key, values)
+
+
+def has_console_text(key: str, lang: str | None = None) -> bool:
+    """Whether ``cli.yaml`` of the console's language has the message ``key``."""
+    return _console_messages(lang or _console["lang"]).has(key)
 
 
 def console_words_table(key: str, lang: str | None = None) -> dict[str, str]:
@@ -290,3 +297,90 @@ def console_words(key: str, lang: str | None = None) -> list[str]:
     """A word list of ``cli.yaml`` (e.g. the answers that mean yes)."""
     value = _console_messages(lang or _console["lang"]).templates.get(key)
     return [str(v) for v in value] if isinstance(value, list) else []
+
+
+# errno → the key of its reason in cli.yaml (the reasons people meet; others keep the
+# system's own words)
+_OS_REASONS = {
+    "ENOENT": "os_not_found",
+    "EACCES": "os_no_permission",
+    "EPERM": "os_no_permission",
+    "EISDIR": "os_is_folder",
+    "ENOTDIR": "os_not_folder",
+    "ENOSPC": "os_disk_full",
+    "EDQUOT": "os_disk_full",
+    "EROFS": "os_read_only",
+    "EEXIST": "os_exists",
+    "EBUSY": "os_busy",
+    "EIO": "os_io",
+    "ENAMETOOLONG": "os_name_too_long",
+    "EMFILE": "os_too_many_files",
+    "ENFILE": "os_too_many_files",
+    "EADDRINUSE": "os_address_in_use",
+    "EADDRNOTAVAIL": "os_address_unknown",
+    "ECONNREFUSED": "os_connection_refused",
+    "ENODEV": "os_no_device",
+    "ENXIO": "os_no_device",
+}
+
+
+def os_reason(exc: BaseException | None, lang: str | None = None) -> str:
+    """Why a file or device operation failed, in the console's language: the common
+    errno values have their own words; an unknown one keeps the system's reason."""
+    import errno as _errno
+    import socket
+
+    if exc is None:
+        return ""
+    if isinstance(exc, socket.gaierror):  # a host name that cannot be looked up
+        return console_text("os_no_host", lang)
+    if isinstance(exc, TimeoutError | socket.timeout):
+        return console_text("os_timeout", lang)
+    number = getattr(exc, "errno", None)
+    key = _OS_REASONS.get(_errno.errorcode.get(number, "")) if isinstance(number, int) else None
+    if key is not None and _console_messages(lang or _console["lang"]).has(key):
+        return console_text(key, lang)
+    return str(getattr(exc, "strerror", None) or exc)
+
+
+def explain(problem: Any, lang: str | None = None) -> str:
+    """A problem in the console's language: an error or notice with a message key in
+    ``cli.yaml`` (its blanks explained too), an OS error by its errno, else its text."""
+    from voice.errors import Notice
+
+    if isinstance(problem, FarbspielError) and "text" in problem.params:
+        return str(problem.params["text"])
+    if isinstance(problem, FarbspielError | Notice):
+        text = _said(problem, lang)
+        if text is not None:
+            return text
+        return problem.raw()
+    if isinstance(problem, OSError):
+        return os_reason(problem, lang)
+    return str(problem)
+
+
+def _blank(value: Any, lang: str | None) -> Any:
+    from voice.errors import Notice
+
+    if isinstance(value, BaseException | Notice):
+        return explain(value, lang)
+    if isinstance(value, list) and any(isinstance(v, BaseException | Notice) for v in value):
+        return [explain(v, lang) for v in value]
+    return value
+
+
+def _said(problem: Any, lang: str | None = None) -> str | None:
+    """An error's or notice's message in the console's language; ``None`` if its key has
+    no message (or the message lacks a blank the error does not carry)."""
+    messages = _console_messages(lang or _console["lang"])
+    if not messages.has(problem.key):
+        return None
+    values = {k: _blank(v, lang) for k, v in problem.params.items()}
+    try:
+        return messages.require(problem.key, values)
+    except MessageError:
+        return None
+
+
+FarbspielError.renderer = _said  # errors raised below this room say themselves here

@@ -27,6 +27,7 @@ from typing import Any
 
 from games.errors import FarbspielError
 from voice.input.audio import AudioError, play_wav
+from voice.output.messages import console_text
 from voice.output.rate import DEFAULT_RATE, clamp_rate
 
 SYNTH_TIMEOUT = 15.0
@@ -52,7 +53,7 @@ def tts_problem() -> str | None:
     try:
         import pyttsx3  # noqa: F401
     except ImportError:
-        return "pyttsx3 is not installed (pip install pyttsx3)"
+        return console_text("tts_no_pyttsx3")
     reason = ""
     for name in ("libespeak-ng.so.1", "libespeak-ng.so"):
         try:
@@ -60,10 +61,7 @@ def tts_problem() -> str | None:
             return None
         except OSError as exc:
             reason = reason or str(exc)
-    return (
-        f"the espeak-ng library does not load ({reason}); "
-        "install it: sudo apt install libespeak-ng1"
-    )
+    return console_text("tts_no_espeak", detail=reason)
 
 
 def _worker_env() -> dict[str, str]:
@@ -89,7 +87,7 @@ class _Worker:
             out, err = self.proc.communicate(json.dumps(request) + "\n", timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise TtsError(f"speech synthesis did not finish within {timeout:.0f} s") from None
+            raise TtsError(key="tts_too_slow", seconds=round(timeout)) from None
         lines = [line for line in out.splitlines() if line.startswith("{")]
         try:
             reply = json.loads(lines[-1])
@@ -98,9 +96,9 @@ class _Worker:
                 signal = -self.proc.returncode
                 raise WorkerKilled(f"the speech worker was killed (signal {signal})") from None
             detail = (err.strip().splitlines() or [f"exit code {self.proc.returncode}"])[-1]
-            raise TtsError(f"speech synthesis failed ({detail[:200]})") from None
+            raise TtsError(key="tts_failed", detail=detail[:200]) from None
         if not reply.get("ok"):
-            raise TtsError(f"speech synthesis failed ({reply.get('error', 'no reason given')})")
+            raise TtsError(key="tts_failed", detail=str(reply.get("error", "?")))
         return reply
 
     def kill(self) -> None:
@@ -153,7 +151,7 @@ class Synthesiser:
                     worker.kill()
                     self.prepare()
         if not path.is_file() or path.stat().st_size <= 44:
-            raise TtsError("speech synthesis wrote no audio")
+            raise TtsError(key="tts_no_audio")
         return float(reply.get("seconds", 0.0))
 
     def close(self) -> None:
@@ -213,21 +211,18 @@ class SpeechOutput:
         except TtsError as exc:
             self.failed = str(exc)
             self.synthesiser.close()
-            self._tell(f"speech output stopped: {exc}; farbspiel continues in text")
+            self._tell(console_text("speech_output_stopped", problem=exc, again=False))
             return
         try:
             self.play(path)
         except AudioError as exc:
             self.output_lost_at = self.clock()
             if lost_at is None:
-                self._tell(
-                    f"speech output stopped: {exc}; farbspiel continues in text and tries the "
-                    "loudspeaker again now and then"
-                )
+                self._tell(console_text("speech_output_stopped", problem=exc, again=True))
             return
         if lost_at is not None:
             self.output_lost_at = None
-            self._tell("speech output works again")
+            self._tell(console_text("speech_output_back"))
 
     def _tell(self, message: str) -> None:
         if self.notify is not None:

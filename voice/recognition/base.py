@@ -23,6 +23,12 @@ class RecogniserError(FarbspielError, RuntimeError):
     default_key = "recogniser"
 
 
+class PhraseError(FarbspielError, ValueError):
+    """A list of phrases the recogniser cannot listen for (a message key + blanks)."""
+
+    default_key = "phrases"
+
+
 @dataclass(frozen=True)
 class Word:
     """One recognised word with its timing in the stream."""

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 ENGINES = ("auto", "vosk", "sphinx")
 
 
-def _stderr(message: str) -> None:
+def _stderr(message: str | Notice) -> None:
     print(f"farbspiel: {message}", file=sys.stderr)
 
 
@@ -56,15 +56,15 @@ def _open(
     asr: str,
     lang: str,
     model_dir: Path | None,
-    notify: Callable[[str], None] | None,
+    notify: Callable[[str | Notice], None] | None,
     vad: str,
 ) -> Recogniser:
     say = notify or _stderr
     if asr not in ENGINES:
-        raise RecogniserError(f"unknown speech engine {asr!r}; choose one of: {', '.join(ENGINES)}")
+        raise RecogniserError(key="engine_unknown", engine=asr, engines=list(ENGINES))
     if asr == "sphinx" and model_dir is not None:
-        raise RecogniserError("--model is a vosk model folder; it does not go with --asr sphinx")
-    vosk_problem = None
+        raise RecogniserError(key="engine_model_with_sphinx")
+    vosk_problem: Notice | None = None
     if asr in ("auto", "vosk"):
         from voice.recognition.models import (
             ModelError,
@@ -77,53 +77,48 @@ def _open(
             try:
                 chosen = [find_model(lang, model_dir)]
             except ModelError as exc:
-                raise RecogniserError(f"{exc}. {_model_option_fix(lang)}") from None
+                raise RecogniserError(key="model_option_fix", problem=exc, lang=lang) from None
         else:
             chosen = [loc for loc in locations(lang) if loc.usable]
         if not chosen:
-            vosk_problem = missing_model_message(lang)
+            vosk_problem = missing_model_message(lang)  # a Notice
         from voice.recognition.vosk import VoskRecogniser
 
-        damaged: list[str] = []
+        damaged: list[RecogniserError] = []
         for location in chosen:
             assert location is not None
             try:
                 recogniser = VoskRecogniser(location.path, notify=say)
             except RecogniserError as exc:
-                damaged.append(str(exc))
+                damaged.append(exc)
                 continue
             for problem in damaged:  # an earlier model in the search order did not work
-                say(f"{problem}; reinstall it with: farbspiel models download {lang}")
-            say(f"speech recognition: vosk, model {location.path}")
+                say(Notice("model_reinstall", {"problems": [problem], "lang": lang}))
+            say(Notice("asr_vosk", {"path": location.path}))
             return recogniser
         if damaged:
             if model_dir is not None:
-                raise RecogniserError(f"{damaged[0]}. {_model_option_fix(lang)}")
-            vosk_problem = (
-                f"{'; '.join(damaged)}; reinstall it with: farbspiel models download {lang}"
-            )
+                raise RecogniserError(key="model_option_fix", problem=damaged[0], lang=lang)
+            vosk_problem = Notice("model_reinstall", {"problems": damaged, "lang": lang})
         if asr == "vosk":
-            raise RecogniserError(vosk_problem)
+            assert vosk_problem is not None
+            raise RecogniserError(key=vosk_problem.key, **vosk_problem.params)
     return _open_sphinx(lang, say, vosk_problem, vad)
 
 
-def _model_option_fix(lang: str) -> str:
-    return (
-        "Give --model the folder of a complete vosk model, or leave --model out to use the "
-        f"installed one (install it with: farbspiel models download {lang})"
-    )
-
-
 def _open_sphinx(
-    lang: str, say: Callable[[str], None], vosk_problem: str | None, vad: str = "webrtc"
+    lang: str,
+    say: Callable[[str | Notice], None],
+    vosk_problem: Notice | None,
+    vad: str = "webrtc",
 ) -> Recogniser:
     from voice.recognition.sphinx import SphinxRecogniser
 
     recogniser = SphinxRecogniser(lang, vad=vad)
     if vosk_problem is not None:
-        say(f"speech recognition: pocketsphinx, since {vosk_problem} (vosk recognises better)")
+        say(Notice("asr_sphinx_instead", {"problem": vosk_problem}))
     else:
-        say("speech recognition: pocketsphinx")
+        say(Notice("asr_sphinx"))
     return recogniser
 
 

@@ -287,17 +287,13 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         choices=NOISE_LEVELS,
         metavar="0-4",
         default=default.noise_suppression,
-        help=f"clean the microphone's noise: 0 off to 4 strongest (default "
-        f"{default.noise_suppression})",
-    )
+    )  # help texts: voice/output/prompts/<lang>/cli.yaml (help_<dest>)
     parser.add_argument(
         "--auto-gain",
         type=int,
         choices=GAIN_LEVELS,
         metavar="0-31",
         default=default.auto_gain,
-        help=f"automatic gain: 0 off, or the target in dB below full scale (default "
-        f"{default.auto_gain})",
     )
     parser.add_argument(
         "--suppress-below",
@@ -305,20 +301,16 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         choices=range(0, 61),
         metavar="DB",
         default=default.below_snr,
-        help="suppress noise only while the room's signal-to-noise ratio is below DB "
-        f"(0: always; default {default.below_snr})",
     )
     parser.add_argument(
         "--suppressor",
         choices=SUPPRESSORS,
         default=default.suppressor,
-        help=f"the noise library (default {default.suppressor})",
     )
     parser.add_argument(
         "--vad",
         choices=VADS,
         default=default.vad,
-        help=f"how pocketsphinx finds where speech starts and ends (default {default.vad})",
     )
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from games.errors import FarbspielError
+from voice.errors import Notice
 from voice.paths import data_dir
 from voice.recognition.base import RecogniserError
 from voice.recognition.vosk import model_problem, verify_model
@@ -59,8 +60,9 @@ class ModelLocation:
     source: str
     """"--model", "project", "user" or "vosk cache"."""
     path: Path
-    problem: str | None = None
-    """Why the model there cannot be used (``None``: it looks complete)."""
+    problem: Notice | None = None
+    """Why the model there cannot be used (a message key and blanks; ``None``: it looks
+    complete)."""
 
     @property
     def usable(self) -> bool:
@@ -84,7 +86,7 @@ def vosk_cache_dirs() -> list[Path]:
 
 def _check_lang(lang: str) -> None:
     if lang not in LANGUAGES:
-        raise ModelError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
+        raise ModelError(key="model_unknown_language", lang=lang, languages=list(LANGUAGES))
 
 
 def _model_dirs_in(folder: Path) -> list[Path]:
@@ -149,13 +151,14 @@ def find_model(lang: str, model_dir: Path | None = None) -> ModelLocation | None
     found = locations(lang, model_dir)
     if model_dir is not None:
         if not found[0].usable:
-            raise ModelError(f"--model: {found[0].problem}")
+            raise ModelError(key="model_option_bad", problem=found[0].problem)
         return found[0]
     return next((loc for loc in found if loc.usable), None)
 
 
-def missing_model_message(lang: str) -> str:
-    return f"no vosk model for {lang!r} is installed (install it: farbspiel models download {lang})"
+def missing_model_message(lang: str) -> Notice:
+    """The notice that no vosk model of ``lang`` is installed (and how to install one)."""
+    return Notice("model_missing", {"lang": lang})
 
 
 # --- download --------------------------------------------------------------------------------
@@ -167,13 +170,17 @@ def download_dir() -> Path:
     return user_models_dir()
 
 
-def _no_network(what: str, exc: BaseException, lang: str, dest: Path) -> ModelError:
+def _no_network(what: str | None, exc: BaseException, lang: str, dest: Path) -> ModelError:
+    """``what``: the URL that failed (``None``: vosk's model list)."""
     name = SMALL_MODEL[lang]
     return ModelError(
-        f"cannot download {what}: no connection ({getattr(exc, 'reason', exc)}).\n"
-        f"Where there is internet, fetch {MODEL_BASE_URL}{name}.zip, then install it with\n"
-        f"  farbspiel models download {lang} --from {name}.zip\n"
-        f"(or unzip it into {dest / lang}/)"
+        key="model_no_network",
+        what=what or Notice("model_list"),
+        reason=getattr(exc, "reason", exc),
+        url=f"{MODEL_BASE_URL}{name}.zip",
+        lang=lang,
+        zip=f"{name}.zip",
+        folder=f"{dest / lang}/",
     )
 
 
@@ -181,7 +188,7 @@ def _model_entry(lang: str, listing: Any) -> dict[str, Any]:
     """The small, current model of ``lang`` from vosk's model list."""
     code = VOSK_LANG[lang]
     if not isinstance(listing, list):
-        raise ModelError("vosk's model list has an unexpected form; try again later")
+        raise ModelError(key="model_list_odd")
     candidates = [
         m
         for m in listing
@@ -192,7 +199,7 @@ def _model_entry(lang: str, listing: Any) -> dict[str, Any]:
         and isinstance(m.get("name"), str)
     ]
     if not candidates:
-        raise ModelError(f"vosk's model list has no small model for {lang!r}")
+        raise ModelError(key="model_list_lacks", lang=lang)
     return max(candidates, key=lambda m: str(m.get("version", "")))
 
 
@@ -228,7 +235,7 @@ def download(
         if source is not None and not source.startswith(("http://", "https://")):
             local = Path(source).expanduser()
             if not local.is_file():
-                raise ModelError(f"--from: no such file {local}")
+                raise ModelError(key="model_zip_missing", path=local)
             archive = local
         else:
             if source is None:
@@ -236,11 +243,9 @@ def download(
                     with urllib.request.urlopen(MODEL_LIST_URL, timeout=NETWORK_TIMEOUT) as r:  # noqa: S310
                         listing = json.loads(r.read().decode("utf-8"))
                 except (urllib.error.URLError, OSError) as exc:
-                    raise _no_network("vosk's model list", exc, lang, dest) from None
+                    raise _no_network(None, exc, lang, dest) from None
                 except ValueError:
-                    raise ModelError(
-                        "vosk's model list could not be read; try again later"
-                    ) from None
+                    raise ModelError(key="model_list_odd") from None
                 entry = _model_entry(lang, listing)
                 url = str(entry.get("url") or f"{MODEL_BASE_URL}{entry['name']}.zip")
                 md5 = entry.get("md5") if isinstance(entry.get("md5"), str) else None
@@ -251,7 +256,7 @@ def download(
             except (urllib.error.URLError, OSError) as exc:
                 raise _no_network(url, exc, lang, dest) from None
         if md5 and _md5(archive) != md5.lower():
-            raise ModelError("the downloaded model is damaged (checksum differs); try again")
+            raise ModelError(key="model_checksum")
         return _install(archive, lang, dest, Path(tmp))
 
 
@@ -270,17 +275,17 @@ def _install(archive: Path, lang: str, dest: Path, tmp: Path) -> Path:
             for member in zf.namelist():
                 target = (unpacked / member).resolve()
                 if not target.is_relative_to(unpacked.resolve()):
-                    raise ModelError(f"{archive.name} has an unsafe file name: {member!r}")
+                    raise ModelError(key="model_zip_unsafe", zip=archive.name, name=member)
             zf.extractall(unpacked)
     except zipfile.BadZipFile:
-        raise ModelError(f"{archive.name} is not a zip archive of a model") from None
+        raise ModelError(key="model_zip_not_zip", zip=archive.name) from None
     models = _model_dirs_in(unpacked)
     if not models:
-        raise ModelError(f"{archive.name} contains no vosk model (no am/ and conf/ folders)")
+        raise ModelError(key="model_zip_no_model", zip=archive.name)
     model = models[0]
     problem = model_problem(model)
     if problem is not None:
-        raise ModelError(f"{archive.name} holds an incomplete model: {problem}")
+        raise ModelError(key="model_zip_incomplete", zip=archive.name, problem=problem)
     name = model.name if model != unpacked else archive.stem
     final = dest / lang / name
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -291,7 +296,7 @@ def _install(archive: Path, lang: str, dest: Path, tmp: Path) -> Path:
         verify_model(final)
     except RecogniserError as exc:
         shutil.rmtree(final, ignore_errors=True)
-        raise ModelError(f"the model from {archive.name} does not work: {exc}") from None
+        raise ModelError(key="model_zip_broken", zip=archive.name, problem=exc) from None
     return final
 
 

@@ -148,9 +148,7 @@ def _load_pocketsphinx() -> Any:
     try:
         import pocketsphinx
     except ImportError as exc:  # pragma: no cover - pocketsphinx is a dependency
-        raise RecogniserError(
-            "pocketsphinx is not installed; install it with: pip install pocketsphinx"
-        ) from exc
+        raise RecogniserError(key="sphinx_missing") from exc
     return pocketsphinx
 
 
@@ -187,9 +185,7 @@ class SphinxRecogniser(Recogniser):
         (the player may be pausing mid-sentence) ``max_silence`` seconds do.
         """
         if lang not in LANGUAGES:
-            raise RecogniserError(
-                f"pocketsphinx speaks {' and '.join(LANGUAGES)} here, not {lang!r}"
-            )
+            raise RecogniserError(key="sphinx_language", lang=lang, languages=list(LANGUAGES))
         ps = _load_pocketsphinx()
         self.lang = lang
         model = Path(model_dir) if model_dir is not None else default_model_dir()
@@ -197,11 +193,7 @@ class SphinxRecogniser(Recogniser):
         if (model / "en-us-phone.lm.bin").is_file():
             phone_lm = model / "en-us-phone.lm.bin"
         if not (hmm / "mdef").is_file() or not dictionary.is_file():
-            raise RecogniserError(
-                f"no pocketsphinx en-us model in {model} (it needs en-us/mdef and "
-                "cmudict-en-us.dict); reinstall it with: pip install --force-reinstall "
-                "pocketsphinx"
-            )
+            raise RecogniserError(key="sphinx_no_model", path=model)
         if pronunciation_cache is None:
             pronunciation_cache = cache_dir() / f"sphinx-pronunciations-{lang}.json"
         self._pronouncer = Pronouncer(lang, str(dictionary), pronunciation_cache)
@@ -222,9 +214,7 @@ class SphinxRecogniser(Recogniser):
                     **loop_options,
                 )
         except (RuntimeError, ValueError) as exc:
-            raise RecogniserError(
-                f"pocketsphinx cannot load its model from {model}: {exc}"
-            ) from exc
+            raise RecogniserError(key="sphinx_cannot_load", path=model, detail=str(exc)) from exc
         self._logmath = self._decoder.get_logmath()
         webrtc_vad = ps.Vad(vad_mode, SAMPLE_RATE)
         self._frame_bytes: int = webrtc_vad.frame_bytes
@@ -234,7 +224,7 @@ class SphinxRecogniser(Recogniser):
 
             is_speech = SileroSpeech()
         elif vad != "webrtc":
-            raise RecogniserError(f"unknown speech detector {vad!r} (webrtc or silero)")
+            raise RecogniserError(key="sphinx_unknown_vad", vad=vad)
         self._endpointer = Endpointer(is_speech, webrtc_vad.frame_length)
         self.guess_silence = guess_silence
         self.end_silence = end_silence

@@ -43,6 +43,7 @@ import numpy as np
 from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
 from voice.recognition.base import (
+    PhraseError,
     Recogniser,
     RecogniserError,
     Thresholds,
@@ -96,10 +97,7 @@ def _vosk() -> Any:
     try:
         import vosk
     except (ImportError, OSError) as exc:
-        raise RecogniserError(
-            f"the vosk engine is not installed or does not load ({exc}); "
-            "install it with: pip install vosk"
-        ) from None
+        raise RecogniserError(key="vosk_missing", detail=str(exc)) from None
     vosk.SetLogLevel(-1)  # Kaldi's log lines are not for players; we report problems
     return vosk
 
@@ -167,10 +165,7 @@ def build_grammar(phrases: Any, knows: Callable[[str], bool]) -> VoskGrammar:
             usable.append(phrase)
     if not usable:
         words = ", ".join(sorted(unknown)[:8])
-        raise ValueError(
-            f"the speech model knows none of the {len(checked)} phrases "
-            f"(unknown words: {words}); is it a model for this language?"
-        )
+        raise PhraseError(key="model_knows_no_phrase", count=len(checked), words=words)
     listed = usable + ([UNKNOWN_WORD] if knows(UNKNOWN_WORD) else [])
     text = json.dumps(listed, ensure_ascii=False)
     if json.loads(text) != listed:  # cannot happen for checked words; vosk must never see it
@@ -179,19 +174,20 @@ def build_grammar(phrases: Any, knows: Callable[[str], bool]) -> VoskGrammar:
 
 
 # --- models --------------------------------------------------------------------------------
-def model_problem(path: Path) -> str | None:
-    """What is missing in a vosk model directory, or ``None`` if it looks complete."""
+def model_problem(path: Path) -> Notice | None:
+    """What is missing in a vosk model directory (a message key and its blanks), or
+    ``None`` if it looks complete."""
     if not path.is_dir():
-        return f"{path} is not a folder"
+        return Notice("model_not_folder", {"path": path})
     needed = ["am/final.mdl", "conf/model.conf"]
     graph = path / "graph"
     lookahead = (graph / "HCLr.fst").is_file() and (graph / "Gr.fst").is_file()
     if not lookahead and not (graph / "HCLG.fst").is_file():
-        return f"{path} has no decoding graph (graph/HCLr.fst + graph/Gr.fst or graph/HCLG.fst)"
+        return Notice("model_no_graph", {"path": path})
     for name in needed:
         file = path / name
         if not file.is_file() or file.stat().st_size == 0:
-            return f"{path} is incomplete: {name} is missing or empty"
+            return Notice("model_incomplete", {"path": path, "file": name})
     return None
 
 
@@ -247,14 +243,12 @@ def verify_model(path: Path, timeout: float = PROBE_TIMEOUT) -> None:
             env=env,
         )
     except subprocess.TimeoutExpired:
-        raise RecogniserError(
-            f"the speech model in {path} did not load within {timeout:.0f} s"
-        ) from None
+        raise RecogniserError(key="model_too_slow", path=path, seconds=round(timeout)) from None
     if proc.returncode != 0 or "probe ok" not in proc.stdout:
         detail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [
             f"exit {proc.returncode}"
         ]
-        raise RecogniserError(f"the speech model in {path} is damaged ({detail[0][:200]})")
+        raise RecogniserError(key="model_damaged", path=path, detail=detail[0][:200])
     verified[str(path)] = fingerprint
     try:
         file = _verified_file()
@@ -277,14 +271,14 @@ def load_model(path: Path, verify: bool = True) -> Any:
             return _MODELS[key]
         problem = model_problem(path)
         if problem is not None:
-            raise RecogniserError(problem)
+            raise RecogniserError(key=problem.key, **problem.params)
         vosk = _vosk()
         if verify:
             verify_model(path)
         try:
             model = vosk.Model(key)  # vosk wants a str, never a Path (and never lang=...)
         except Exception as exc:  # noqa: BLE001 - vosk raises a bare Exception
-            raise RecogniserError(f"the speech model in {path} does not load ({exc})") from None
+            raise RecogniserError(key="model_does_not_load", path=path, detail=str(exc)) from None
         _MODELS[key] = model
         return model
 

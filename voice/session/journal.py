@@ -166,7 +166,7 @@ class Journal:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | exclusive, 0o644)
         except OSError as exc:
             raise JournalError(
-                console_text("save_cannot_create", path=path, reason=exc.strerror)
+                console_text("save_cannot_create", path=path, reason=exc)
             ) from exc
         journal = Journal(path, fd)
         try:
@@ -191,7 +191,7 @@ class Journal:
             if fd is not None:
                 os.close(fd)
             raise JournalError(
-                console_text("save_cannot_write", path=path, reason=exc.strerror)
+                console_text("save_cannot_write", path=path, reason=exc)
             ) from exc
         return Journal(path, fd)
 
@@ -219,7 +219,7 @@ class Journal:
             there = None
         except OSError as exc:
             raise JournalError(
-                console_text("save_cannot_write", path=self.path, reason=exc.strerror)
+                console_text("save_cannot_write", path=self.path, reason=exc)
             ) from exc
         if there is None or (there.st_dev, there.st_ino) != (here.st_dev, here.st_ino):
             raise JournalError(console_text("save_gone", path=self.path))
@@ -259,7 +259,7 @@ def rewrite(
             tmp.unlink(missing_ok=True)
         if isinstance(exc, JournalError):
             raise
-        reason = exc.strerror
+        reason = exc
         raise JournalError(console_text("save_cannot_replace", path=path, reason=reason)) from exc
     return Journal.reopen(path)
 
@@ -297,7 +297,8 @@ def read(path: Path, keep_good: bool = False) -> Contents:
     except IsADirectoryError:
         raise JournalError(console_text("save_is_folder", path=path)) from None
     except OSError as exc:
-        raise JournalError(console_text("save_unreadable", path=path, reason=exc.strerror)) from exc
+        reason = exc
+        raise JournalError(console_text("save_unreadable", path=path, reason=reason)) from exc
     lines = list(_lines(raw))
     if not lines:
         raise JournalError(console_text("save_empty", path=path))

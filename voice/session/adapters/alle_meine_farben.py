@@ -55,9 +55,7 @@ class AlleMeineFarbenAdapter(GameAdapter):
             "--variant",
             default="basic",
             metavar="|".join(VARIANTS),
-            help="basic: play together (default); profi: everyone for themselves, "
-            "cards face down, penalty points at the reveal",
-        )
+        )  # help texts: voice/output/prompts/<lang>/cli.yaml
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         variant = (getattr(args, "variant", None) or "basic").strip().lower()

@@ -123,16 +123,8 @@ class FarbenAdapter(GameAdapter):
         parser.add_argument(
             "--words",
             metavar='"A/B,C/D,..."',
-            help="fix the word cards in order, each with its two sides (up to 10; "
-            "the rest are drawn from our own deck)",
-        )
-        low, high = TIME_LIMIT_RANGE
-        parser.add_argument(
-            "--time-limit",
-            metavar="SECONDS",
-            help=f"time per player and stack in the scoring phase ({low}-{high} seconds; "
-            "warnings at 30 and 10 seconds left). Default: no limit",
-        )
+        )  # help texts: voice/output/prompts/<lang>/cli.yaml
+        parser.add_argument("--time-limit", metavar="SECONDS")
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         options: dict[str, Any] = {"deck": lang}

@@ -78,44 +78,19 @@ class PantoneAdapter(GameAdapter):
             "--cards",
             default="number",
             metavar="|".join(CARD_MODES),
-            help="how the Artist gets a character: number = says a card number from the "
-            "printed deck (default); deal = I deal 4, the Artist keeps 3, told privately; "
-            "physical = the table's own cards, the Artist judges the guesses",
-        )
+        )  # help texts: voice/output/prompts/<lang>/cli.yaml
         parser.add_argument(
             "--teams",
             nargs="?",
             const="alternate",
             metavar='"Anna,Cem/Ben,Dan"',
-            help="play in two teams (4 or more players); without a value, seats alternate",
         )
-        parser.add_argument(
-            "--speed", action="store_true", help="speed painter: 30 seconds to paint"
-        )
-        parser.add_argument(
-            "--minimalist", action="store_true", help="three swatches in every phase"
-        )
-        parser.add_argument(
-            "--abstract", action="store_true", help="any swatches, but they may not touch"
-        )
-        parser.add_argument(
-            "--renaissance",
-            action="store_true",
-            help=f"play until someone reaches the target score (default {DEFAULT_TARGET})",
-        )
-        parser.add_argument(
-            "--target",
-            type=int,
-            metavar="POINTS",
-            help="target score for renaissance mode (implies --renaissance)",
-        )
-        parser.add_argument(
-            "--deck",
-            type=Path,
-            metavar="FILE",
-            help="a character deck of your own: a YAML list of "
-            "{name, aliases: [...], hints: [h1, h2, h3, h4]}",
-        )
+        parser.add_argument("--speed", action="store_true")
+        parser.add_argument("--minimalist", action="store_true")
+        parser.add_argument("--abstract", action="store_true")
+        parser.add_argument("--renaissance", action="store_true")
+        parser.add_argument("--target", type=int, metavar="POINTS")
+        parser.add_argument("--deck", type=Path, metavar="FILE")
 
     # --- options -------------------------------------------------------------------------
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
