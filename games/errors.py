@@ -10,7 +10,22 @@ in ``games/`` because the engines, the bottom of the house, raise errors too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A message key of the prompts and its blanks, for a part of a message (what is wrong
+    with one entry of a deck, ...); said in the players' language like an error."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        renderer = FarbspielError.renderer
+        text = renderer(self) if renderer is not None else None  # type: ignore[arg-type]
+        return text if text is not None else f"{self.key} {self.params}"
 
 
 class FarbspielError(Exception):

@@ -10,12 +10,12 @@ a game starts.
 from __future__ import annotations
 
 import reprlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.data import DataError, load
-from games.errors import FarbspielError
+from games.errors import FarbspielError, Reason
 from games.name_match import canonical
 
 HINTS = 4
@@ -47,53 +47,69 @@ class Character:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a deck."""
+    """One thing wrong with a deck: where (entry, field) and what (a message key of the
+    console prompts, ``deck_…``, and its blanks), said in the players' language."""
 
     entry: int | None
     """1-based entry (= card number), ``None`` for the deck as a whole."""
 
     field: str | None
-    """``name``, ``aliases[2]``, ``hints``, ... or ``None``."""
+    """``name``, ``aliases[2]``, ``hints``, ... (the file's own words) or ``None``."""
 
-    message: str
+    reason: str
+    """The message key of what is wrong (``deck_missing``, ``deck_not_text``, ...)."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+    """The blanks of ``reason``."""
+
     label: str = ""
     """The entry's name, if it has a usable one (helps finding it in the file)."""
 
+    @property
+    def key(self) -> str:
+        return "deck_problem" if self.entry is not None else "deck_whole_problem"
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry,
+            "field": self.field or "",
+            "label": self.label,
+            "labelled": bool(self.label),
+            "in_field": bool(self.field),
+            "reason": Reason(self.reason, dict(self.values)),
+        }
+
     def __str__(self) -> str:
-        if self.entry is None:
-            return self.message
-        where = f"entry {self.entry}"
-        if self.label:
-            where += f" ({self.label})"
-        if self.field:
-            where += f", {self.field}"
-        return f"{where}: {self.message}"
+        renderer = FarbspielError.renderer
+        text = renderer(self) if renderer is not None else None  # type: ignore[arg-type]
+        return text if text is not None else f"{self.entry} {self.field}: {self.reason}"
 
 
 class DeckError(FarbspielError, ValueError):
-    """A deck that cannot be played; ``problems`` says where and why."""
+    """A deck that cannot be played; ``problems`` says where and why. ``source``: the
+    deck file, ``""`` for the deck of a saved game."""
 
-    default_key = "deck"
+    default_key = "deck_problems"
 
-    def __init__(self, problems: Sequence[Problem], source: str = "the deck") -> None:
+    def __init__(self, problems: Sequence[Problem], source: str = "") -> None:
         self.problems = list(problems)
         self.source = source
-        super().__init__(self.describe())
+        shown = self.problems[:MAX_PROBLEMS]
+        super().__init__(
+            key="deck_problems",
+            source=source,
+            saved=not source,
+            count=len(self.problems),
+            problems=shown,
+            more=len(self.problems) - len(shown),
+        )
 
     def describe(self) -> str:
-        shown = self.problems[:MAX_PROBLEMS]
-        lines = [f"{self.source} has {_count(len(self.problems), 'problem')}:"]
-        lines += [f"  {p}" for p in shown]
-        if len(self.problems) > len(shown):
-            lines.append(f"  ... and {len(self.problems) - len(shown)} more")
-        return "\n".join(lines)
+        return str(self)
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def parse_deck(data: Any, source: str = "the deck") -> tuple[Character, ...]:
+def parse_deck(data: Any, source: str = "") -> tuple[Character, ...]:
     """Check plain data (from YAML or a save file) and turn it into cards.
 
     Raises :class:`DeckError` listing every problem found.
@@ -101,24 +117,12 @@ def parse_deck(data: Any, source: str = "the deck") -> tuple[Character, ...]:
     if isinstance(data, dict) and "cards" in data:
         data = data["cards"]
     if not isinstance(data, list):
-        raise DeckError(
-            [
-                Problem(
-                    None,
-                    None,
-                    "a deck must be a list of cards, each starting with '- name: ...' "
-                    "and having 'aliases: [...]' and 'hints: [h1, h2, h3, h4]'",
-                )
-            ],
-            source,
-        )
+        raise DeckError([Problem(None, None, "deck_not_a_list")], source)
     if not data:
-        raise DeckError([Problem(None, None, "the deck has no cards")], source)
+        raise DeckError([Problem(None, None, "deck_no_cards")], source)
     if len(data) > MAX_CARDS:
-        raise DeckError(
-            [Problem(None, None, f"the deck has {len(data)} cards; at most {MAX_CARDS} work")],
-            source,
-        )
+        too_many = {"cards": len(data), "limit": MAX_CARDS}
+        raise DeckError([Problem(None, None, "deck_too_many", too_many)], source)
     problems: list[Problem] = []
     cards: list[Character] = []
     owners: dict[tuple[str, ...], tuple[int, str]] = {}
@@ -129,18 +133,11 @@ def parse_deck(data: Any, source: str = "the deck") -> tuple[Character, ...]:
         cards.append(card)
         for index, form in enumerate(card.forms):
             key = canonical(form)
-            field = "name" if index == 0 else f"aliases[{index}]"
+            where = "name" if index == 0 else f"aliases[{index}]"
             if key in owners and owners[key][0] != number:
                 other, other_name = owners[key]
-                problems.append(
-                    Problem(
-                        number,
-                        field,
-                        f"“{form}” is already a name of entry {other} (“{other_name}”); "
-                        "a guess could not tell the two cards apart",
-                        card.name,
-                    )
-                )
+                values = {"form": form, "other": other, "other_name": other_name}
+                problems.append(Problem(number, where, "deck_name_taken", values, card.name))
             owners.setdefault(key, (number, card.name))
     if problems:
         raise DeckError(problems, source)
@@ -149,78 +146,85 @@ def parse_deck(data: Any, source: str = "the deck") -> tuple[Character, ...]:
 
 def _check_entry(number: int, entry: Any, problems: list[Problem]) -> Character | None:
     if not isinstance(entry, dict):
-        problems.append(
-            Problem(number, None, "must be a card with name, aliases and hints, not a plain value")
-        )
+        problems.append(Problem(number, None, "deck_not_a_card"))
         return None
     found = len(problems)
     raw_name = entry.get("name")
     label = raw_name.strip() if isinstance(raw_name, str) else ""
 
-    def problem(field: str | None, message: str) -> None:
-        problems.append(Problem(number, field, message, label))
+    def problem(where: str | None, reason: str, **values: Any) -> None:
+        problems.append(Problem(number, where, reason, values, label))
 
     for key in entry:
         if key not in FIELDS:
-            problem(str(key), f"unknown field; a card has only {', '.join(FIELDS)}")
-    name = _text(raw_name, "name", MAX_NAME, problem, required=True)
+            problem(str(key), "deck_unknown_field", fields=", ".join(FIELDS))
+    name = check_text(raw_name, "name", MAX_NAME, problem, required=True)
     aliases: list[str] = []
     raw_aliases = entry.get("aliases", [])
     if raw_aliases is None:
         raw_aliases = []
     if not isinstance(raw_aliases, list):
-        problem("aliases", "must be a list, like [Spidey, Peter Parker] (or left out)")
+        problem("aliases", "deck_aliases_not_list")
     else:
         for index, alias in enumerate(raw_aliases, start=1):
-            text = _text(alias, f"aliases[{index}]", MAX_NAME, problem, required=True)
+            text = check_text(alias, f"aliases[{index}]", MAX_NAME, problem, required=True)
             if text is not None:
                 aliases.append(text)
     hints: list[str] = []
     raw_hints = entry.get("hints")
     if raw_hints is None:
-        problem("hints", f"missing; every card needs {HINTS} hints, from vague to specific")
+        problem("hints", "deck_hints_missing", needed=HINTS)
     elif not isinstance(raw_hints, list):
-        problem("hints", f"must be a list of {HINTS} hints, like [h1, h2, h3, h4]")
+        problem("hints", "deck_hints_not_list", needed=HINTS)
     elif len(raw_hints) != HINTS:
-        problem("hints", f"needs exactly {HINTS} hints, found {len(raw_hints)}")
+        problem("hints", "deck_hints_count", needed=HINTS, found=len(raw_hints))
     else:
         for index, hint in enumerate(raw_hints, start=1):
-            text = _text(hint, f"hints[{index}]", MAX_HINT, problem, required=True)
+            text = check_text(hint, f"hints[{index}]", MAX_HINT, problem, required=True)
             if text is not None:
                 hints.append(text)
     if name is not None and not any(_sayable(f) for f in [name, *aliases]):
-        problem(
-            "name",
-            f"“{name}” has digits, which speech recognisers write as words; "
-            "add an alias that spells them out",
-        )
+        problem("name", "deck_name_digits", name=name)
     if len(problems) > found or name is None:
         return None
     return Character(name, tuple(aliases), tuple(hints))
 
 
-def _text(value: Any, field: str, limit: int, problem: Any, required: bool) -> str | None:
+def value_kind(value: Any) -> str:
+    """What YAML made of a value that should be text (the blank ``kind`` of the message
+    ``deck_not_text``): ``yes_no``, ``number``, ``list``, ``mapping`` or ``other``."""
+    if isinstance(value, bool):
+        return "yes_no"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, list):
+        return "list"
+    return "mapping" if isinstance(value, dict) else "other"
+
+
+def check_text(value: Any, where: str, limit: int, problem: Any, required: bool) -> str | None:
+    """``value`` as text a card can hold, or ``None`` after telling ``problem(where,
+    reason, **values)`` what is wrong with it (deck files of both games use it)."""
     if value is None:
         if required:
-            problem(field, "missing")
+            problem(where, "deck_missing")
         return None
     if not isinstance(value, str):
-        kind = "a yes/no value" if isinstance(value, bool) else type(value).__name__
         shown = _SHORT.repr(value)  # bounded: YAML aliases can nest a value a billion times
-        problem(field, f"must be text, but YAML read {kind} {shown}; put it in quotes")
+        problem(where, "deck_not_text", kind=value_kind(value), value=shown)
         return None
     text = " ".join(value.split())
     if not text:
-        problem(field, "is empty")
+        problem(where, "deck_empty")
         return None
     if len(text) > limit:
-        problem(field, f"is {len(text)} characters long; at most {limit}")
+        problem(where, "deck_too_long", length=len(text), limit=limit)
         return None
     if not any(c.isalnum() for c in text):
-        problem(field, f"“{text}” has no letters")
+        problem(where, "deck_no_letters", text=text)
         return None
     if any(c in "[](){}<>|" for c in text):
-        problem(field, f"“{text}” contains brackets or '|'; leave them out")
+        problem(where, "deck_brackets", text=text)
         return None
     return text
 
@@ -234,7 +238,7 @@ def builtin_deck(lang: str) -> tuple[Character, ...]:
     something unplayable is a :class:`DataError` listing the problems."""
     try:
         return parse_deck(load(f"pantone_{lang}"), f"games/data/pantone_{lang}.yaml")
-    except DeckError as exc:
+    except DeckError as exc:  # our own data, edited: for whoever edited it
         raise DataError(exc.describe() + "\nUndo the change or reinstall farbspiel.") from None
 
 

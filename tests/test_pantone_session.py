@@ -299,7 +299,9 @@ def test_the_card_list_prints_numbered_cards(tmp_path: Path) -> None:
         "   also: Grandma",
         "   hints: 1. Farm  2. Glasses  3. Old car  4. Bakes pies",
     ]
-    run = run_cli("cards", "alle-meine-farben")
+    run = run_cli("cards", "alle-meine-farben")  # a German game: said in German
+    assert run.code == 2 and "hat keine eigenen Karten zum Ausdrucken" in run.err
+    run = run_cli("cards", "alle-meine-farben", "--lang", "en")
     assert run.code == 2 and "no cards of its own" in run.err
 
 

@@ -313,7 +313,7 @@ GERMAN_WORDS = frozenset(
     "ja nein mit ohne jetzt noch nicht wer welche spiel gespeichert datei".split()
 )
 ALLOWED = {
-    "de": {"farbspiel", "resume", "play", "pantone", "farben", "alle", "meine"},
+    "de": {"farbspiel", "resume", "play", "pantone", "farben", "alle", "meine", "cards"},
     "en": {"farbspiel", "alle", "meine", "farben", "pantone", "mein", "das"},
 }
 # the sample data's own words (player names, word cards) are not the prompt's

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from voice.output.messages import console_text
+
 PAPERS = {"a4": "A4", "letter": "Letter"}
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -51,9 +53,7 @@ def _font(name: str) -> Path:
             return path
     from voice.errors import UsageError
 
-    raise UsageError(
-        f"the font {name} is missing; install it with: sudo apt-get install fonts-dejavu-core"
-    )
+    raise UsageError(console_text("font_missing", name=name))
 
 
 def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
@@ -75,13 +75,13 @@ def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
         cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
         pdf = _sheets(cards, FARBEN_LAYOUTS[large], paper, centred=True)
     else:
-        raise UsageError(f"{adapter.game_id} has no cards of its own to print")
+        raise UsageError(console_text("no_cards_to_print", game=adapter.game_id))
     try:
         pdf.output(str(args.pdf))
     except OSError as exc:
         from voice.errors import CliError
 
-        raise CliError(f"--pdf: cannot write {args.pdf}: {exc.strerror}") from None
+        raise CliError(console_text("pdf_unwritable", path=args.pdf, reason=exc)) from None
 
 
 def _labels(lang: str) -> dict[str, str]:
@@ -100,32 +100,13 @@ def _pantone_card(number: int, card: Any, words: dict[str, str]) -> tuple[str, l
 
 
 def _farben_deck(deck_file: Path | None, lang: str) -> list[tuple[str, str]]:
-    from voice.errors import UsageError
-
     if deck_file is None:
         from games.farben import load_deck
 
         return load_deck(lang)
-    import yaml
+    from voice.session.adapters.farben import load_word_file
 
-    try:
-        data = yaml.safe_load(Path(deck_file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise UsageError(f"--deck {deck_file}: cannot read it as YAML ({exc})") from None
-    if not isinstance(data, list) or not data:
-        raise UsageError(f"--deck {deck_file}: must be a list of word cards like [School, Holiday]")
-    pairs = []
-    for number, card in enumerate(data, start=1):
-        if not (
-            isinstance(card, list)
-            and len(card) == 2
-            and all(isinstance(w, str) and w.strip() for w in card)
-        ):
-            raise UsageError(
-                f"--deck {deck_file}, card {number}: must be two words like [School, Holiday]"
-            )
-        pairs.append((card[0].strip(), card[1].strip()))
-    return pairs
+    return load_word_file(Path(deck_file))
 
 
 def _sheets(

@@ -212,6 +212,8 @@ class _Formatter(string.Formatter):
             count = len(value) if isinstance(value, list | dict) else value
             return choose_plural(m.lang, count, format_spec.removeprefix("plural:"))
         if isinstance(value, list):
+            if format_spec == "lines":  # one item a line, indented (a list of problems)
+                return "".join(f"\n  {v}" for v in value)
             if format_spec.startswith("@"):
                 parts = [m.require(format_spec[1:], item) for item in value]
                 return m.join(parts)
@@ -344,28 +346,34 @@ def os_reason(exc: BaseException | None, lang: str | None = None) -> str:
 
 
 def explain(problem: Any, lang: str | None = None) -> str:
-    """A problem in the console's language: an error or notice with a message key in
-    ``cli.yaml`` (its blanks explained too), an OS error by its errno, else its text."""
-    from voice.errors import Notice
-
+    """A problem in the console's language: an error, notice or reason with a message key
+    in ``cli.yaml`` (its blanks explained too), an OS error by its errno, else its text."""
     if isinstance(problem, FarbspielError) and "text" in problem.params:
         return str(problem.params["text"])
-    if isinstance(problem, FarbspielError | Notice):
+    if _keyed(problem):
         text = _said(problem, lang)
         if text is not None:
             return text
-        return problem.raw()
+        raw = getattr(problem, "raw", None)
+        return raw() if callable(raw) else f"{problem.key} {dict(problem.params)}"
     if isinstance(problem, OSError):
         return os_reason(problem, lang)
     return str(problem)
 
 
-def _blank(value: Any, lang: str | None) -> Any:
-    from voice.errors import Notice
+def _keyed(value: Any) -> bool:
+    """An error, notice or reason: something with a message key and its blanks."""
+    return (
+        not isinstance(value, str | dict)
+        and isinstance(getattr(value, "key", None), str)
+        and isinstance(getattr(value, "params", None), Mapping)
+    )
 
-    if isinstance(value, BaseException | Notice):
+
+def _blank(value: Any, lang: str | None) -> Any:
+    if isinstance(value, BaseException) or _keyed(value):
         return explain(value, lang)
-    if isinstance(value, list) and any(isinstance(v, BaseException | Notice) for v in value):
+    if isinstance(value, list) and any(isinstance(v, BaseException) or _keyed(v) for v in value):
         return [explain(v, lang) for v in value]
     return value
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
+
+import yaml
 
 from games.engine import Action, Event, Game, Setup
 from voice.errors import UsageError
-from voice.output.messages import TermMaker
+from voice.output.messages import TermMaker, console_text
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent, IntentParser
 
@@ -68,7 +71,7 @@ class GameAdapter:
 
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
         """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
-        raise UsageError(f"{self.game_id} has no cards of its own to print")
+        raise UsageError(console_text("no_cards_to_print", game=self.game_id))
 
     def must_tell_privately(self, event: Event, setup: Setup) -> bool:
         """Whether a private event (``event.to`` set) tells its player something they
@@ -87,6 +90,39 @@ class GameAdapter:
         if intent.name == "random_first":
             return Action("first", {"random": True})
         return Action(intent.name, dict(intent.slots))
+
+
+MAX_DECK_BYTES = 2_000_000
+"""The largest deck file read (far more than any deck of 1000 cards needs)."""
+
+
+def read_deck_yaml(path: Path, limit: int) -> Any:
+    """The YAML data of a deck file of the players' own (``--deck``); every way reading it
+    can fail is a :class:`UsageError` in the console's language (``limit``: the most
+    cards a deck may have, said when the file is far too large)."""
+    try:
+        if path.stat().st_size > MAX_DECK_BYTES:
+            raise UsageError(console_text("deck_file_too_large", path=path, limit=limit))
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(console_text("deck_file_missing", path=path)) from None
+    except IsADirectoryError:
+        raise UsageError(console_text("deck_file_folder", path=path)) from None
+    except UnicodeDecodeError:
+        raise UsageError(console_text("deck_file_not_utf8", path=path)) from None
+    except OSError as exc:
+        raise UsageError(console_text("deck_file_unreadable", path=path, reason=exc)) from None
+    try:
+        return yaml.safe_load(text)
+    except RecursionError:
+        raise UsageError(console_text("deck_file_nested", path=path)) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+        detail = str(getattr(exc, "problem", None) or "")
+        text = console_text("deck_file_bad_yaml", path=path, line=line, column=column,
+                            detail=detail)  # fmt: skip
+        raise UsageError(text) from None
 
 
 def _spoken(name: str) -> str:

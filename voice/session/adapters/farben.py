@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from hassil import recognize_all
 
 from games.engine import Action, Game, Setup
+from games.errors import Reason
 from games.farben import (
     MAX_WORD_LENGTH,
     ROUNDS,
@@ -18,9 +20,10 @@ from games.farben import (
     key,
     load_deck,
 )
+from games.pantone_deck import MAX_CARDS, DeckError, Problem, check_text
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
-from voice.session.adapters.base import GameAdapter, _spoken
+from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent
 
@@ -75,6 +78,62 @@ def parse_words(text: str) -> list[list[str]]:
     return cards
 
 
+class WordProblem(Problem):
+    """One thing wrong with a word file; its entries are called cards."""
+
+    @property
+    def key(self) -> str:
+        return "words_problem" if self.entry is not None else "deck_whole_problem"
+
+
+def load_word_file(path: Path) -> list[tuple[str, str]]:
+    """The word cards of a file of the players' own (``cards farben --deck FILE``): a YAML
+    list of ``[side 1, side 2]``. Every problem, by card and side, in one
+    :class:`UsageError` in the console's language."""
+    data = read_deck_yaml(path, MAX_CARDS)
+    if isinstance(data, dict) and "cards" in data:
+        data = data["cards"]
+    problems: list[Problem] = []
+    if not isinstance(data, list) or not data:
+        problems.append(WordProblem(None, None, "words_file_not_a_list"))
+    elif len(data) > MAX_CARDS:
+        problems.append(
+            WordProblem(None, None, "deck_too_many", {"cards": len(data), "limit": MAX_CARDS})
+        )
+    cards: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    for number, card in enumerate(data if not problems else [], start=1):
+        if not isinstance(card, list) or len(card) != 2:
+            count = len(card) if isinstance(card, list) else 0
+            problems.append(WordProblem(number, None, "words_file_two_sides", {"found": count}))
+            continue
+        sides: list[str] = []
+        for side, value in enumerate(card, start=1):
+
+            def problem(
+                _where: Any, reason: str, side: int = side, number: int = number, **values: Any
+            ) -> None:
+                inner = Reason(reason, values)
+                what = {"side": side, "problem": inner}
+                problems.append(WordProblem(number, None, "words_file_side", what))
+
+            word = check_text(value, "", MAX_WORD_LENGTH, problem, required=True)
+            if word is not None and _TEMPLATE_CHARACTERS & set(word):
+                problem("", "deck_brackets", text=word)
+                word = None
+            if word is not None and key(word) in seen:
+                problem("", "words_file_twice", word=word, first=seen[key(word)])
+                word = None
+            if word is not None:
+                seen[key(word)] = number
+                sides.append(word)
+        if len(sides) == 2:
+            cards.append((sides[0], sides[1]))
+    if problems:
+        raise UsageError(str(DeckError(problems, f"--deck {path}")))
+    return cards
+
+
 def _player_names(text: str | None) -> list[str]:
     return [n.strip() for n in (text or "").split(",") if n.strip()]
 
@@ -125,6 +184,18 @@ class FarbenAdapter(GameAdapter):
             metavar='"A/B,C/D,..."',
         )  # help texts: voice/output/prompts/<lang>/cli.yaml
         parser.add_argument("--time-limit", metavar="SECONDS")
+
+    def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
+        """The word cards as numbered text (``farbspiel cards farben``): our own deck in
+        ``lang``, or a word file of the players' own (``--deck``)."""
+        deck_file = getattr(args, "deck", None)
+        pairs = load_word_file(deck_file) if deck_file is not None else load_deck(lang)
+        title = console_text("farben_cards_title", count=len(pairs), lang=lang)
+        width = len(str(len(pairs)))
+        lines = [title, "=" * len(title), ""]
+        lines += [f"{n:>{width}}  {a} — {b}" for n, (a, b) in enumerate(pairs, start=1)]
+        lines += ["", console_text("farben_cards_hint", lang=lang)]
+        return "\n".join(lines)
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         options: dict[str, Any] = {"deck": lang}

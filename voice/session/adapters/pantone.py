@@ -39,12 +39,11 @@ from games.pantone_deck import (
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, console_text
 from voice.recognition.phrase_graph import number_words
-from voice.session.adapters.base import GameAdapter
+from voice.session.adapters.base import GameAdapter, read_deck_yaml
 from voice.understanding.board import BoardNameParser
 from voice.understanding.grammar import Grammar, SlotValue, normalize
 from voice.understanding.intents import Intent, IntentParser
 
-MAX_DECK_BYTES = 2_000_000
 FAR_CARDS = 300
 """Card numbers up to this (or 100 beyond a larger deck) are heard even beyond the deck,
 to be refused clearly."""
@@ -224,27 +223,7 @@ class PantoneAdapter(GameAdapter):
 # --- the deck ------------------------------------------------------------------------------
 def load_deck_file(path: Path) -> tuple[Character, ...]:
     """Read and check a deck file; every problem becomes one clear :class:`UsageError`."""
-    try:
-        if path.stat().st_size > MAX_DECK_BYTES:
-            raise UsageError(f"--deck {path} is too large for a deck (at most {MAX_CARDS} cards)")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UsageError(f"--deck: there is no file {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"--deck: {path} is a folder, not a deck file") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"--deck: {path} is not UTF-8 text") from None
-    except OSError as exc:
-        raise UsageError(f"--deck: cannot read {path}: {exc.strerror}") from None
-    try:
-        data = yaml.safe_load(text)
-    except RecursionError:
-        raise UsageError(f"--deck: {path} is nested too deeply to be a deck") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or "not valid YAML"
-        raise UsageError(f"--deck: {path} is not valid YAML{where}: {problem}") from None
+    data = read_deck_yaml(path, MAX_CARDS)
     try:
         return parse_deck(data, f"--deck {path}")
     except DeckError as exc:
@@ -254,7 +233,7 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
     """The deck stored in the setup (checked again: a save file may have been edited)."""
     try:
-        return parse_deck(setup.options.get("deck"), "the saved deck")
+        return parse_deck(setup.options.get("deck"))  # the saved deck
     except DeckError as exc:  # the same refusal as the engine's, for the same setup
         raise SetupError("bad_deck", problems="; ".join(map(str, exc.problems))) from None
 
