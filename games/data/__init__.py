@@ -38,11 +38,8 @@ def load(name: str) -> Any:
         text = resources.files(__name__).joinpath(f"{name}.yaml").read_text(encoding="utf-8")
         return parse_yaml(text)
     except OSError as exc:
-        raise DataError(f"{where} cannot be read ({exc.strerror}); reinstall farbspiel") from None
+        raise DataError(key="data_unreadable", where=where, reason=exc) from None
     except (UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
         mark = getattr(exc, "problem_mark", None)
-        at = f" at line {mark.line + 1}" if mark else ""
-        raise DataError(
-            f"{where} is damaged{at} ({getattr(exc, 'problem', None) or 'not readable YAML'}); "
-            "undo the change or reinstall farbspiel"
-        ) from None
+        line = mark.line + 1 if mark else 0
+        raise DataError(key="data_damaged", where=where, line=line) from None

@@ -13,6 +13,7 @@ from typing import Any
 
 from voice.display.server import DEFAULT_PORT, TableServer, _own_address, address, serve
 from voice.display.views import word
+from voice.output.messages import console_text
 
 
 def add_display_options(p: argparse.ArgumentParser, with_flag: bool) -> None:
@@ -28,7 +29,7 @@ def _check_port(port: int) -> None:
     from voice.errors import UsageError
 
     if not 0 <= port <= 65535:
-        raise UsageError("--port must be between 1 and 65535 (0: any free port)")
+        raise UsageError(console_text("port_range"))
 
 
 def _start(save: Path, host: str, port: int, lang: str) -> TableServer:
@@ -39,7 +40,8 @@ def _start(save: Path, host: str, port: int, lang: str) -> TableServer:
     except OSError as exc:
         if exc.errno in (98, 48):  # address in use (Linux, macOS)
             raise CliError(word(lang, "console_port_busy", port=port)) from None
-        raise CliError(f"--host {host} --port {port}: {exc.strerror}") from None
+        text = console_text("display_cannot_serve", host=host, port=port, reason=exc)
+        raise CliError(text) from None
 
 
 def _announce(
@@ -90,7 +92,7 @@ def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None
 
     _check_port(args.port)
     if session.journal is None:
-        raise UsageError("--display and --private page show the save file; add --save FILE")
+        raise UsageError(console_text("display_needs_save"))
     save, lang = Path(session.journal.path), session.lang
     port = args.port or _free_port(args.host)
     view = _spawn(save, args.host, port, lang)
@@ -197,7 +199,7 @@ def cmd_display(args: argparse.Namespace) -> int:
         if not Path(save).is_file():
             from voice.errors import CliError
 
-            raise CliError(f"no saved game at {save}") from None
+            raise CliError(console_text("save_not_found", path=save)) from None
     server = _start(Path(save), args.host, args.port, lang)
     _announce(server, args.host, lang, "console_serving", save=save)
     try:

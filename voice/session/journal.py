@@ -22,6 +22,7 @@ or an old one no upgrade reaches, is refused with a message that says which is w
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import reprlib
@@ -162,7 +163,10 @@ class Journal:
             raise JournalError(console_text("save_exists", path=path))
         exclusive = 0 if path.exists() else os.O_EXCL
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except FileExistsError:  # a file stands where a folder of the path should be
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)) from None
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | exclusive, 0o644)
         except OSError as exc:
             raise JournalError(
