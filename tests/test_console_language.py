@@ -210,7 +210,8 @@ def test_deck_problems_name_the_entry_and_the_field(capsys, tmp_path):
     assert "Eintrag 1, hints[1]: muss Text sein, aber YAML hat hier einen Ja/Nein-Wert" in text
     assert "Eintrag 2: muss eine Karte mit name, aliases und hints sein" in text
     text = run(capsys, "cards", "pantone", "--lang", "en", "--deck", str(deck))[1]
-    assert "has 7 problems:" in text and "entry 1, hints[3]: must be text, but YAML read a list" in text
+    assert "has 7 problems:" in text
+    assert "entry 1, hints[3]: must be text, but YAML read a list" in text
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
