@@ -72,7 +72,7 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
         (["play", "alle-meine-farben", "--players", ""], "leeren Namen"),
         (["play", "alle-meine-farben", "--players", "Anna,,Ben"], "leeren Namen"),
         (["play", "alle-meine-farben", "--lang", "en", "--players", "Anna,,Ben"], "empty name"),
-        (["play", "alle-meine-farben", "--players", "Anna,anna"], "zwei heißen „anna“"),
+        (["play", "alle-meine-farben", "--players", "Anna,anna"], "zwei heißen „Anna“"),
         (["play", "alle-meine-farben", "--players", "A,B,C,D,E,F,G"], "braucht 1 bis 6 Spieler"),
         (
             ["play", "alle-meine-farben", "--lang", "en", "--players", "A,B,C,D,E,F,G"],

@@ -303,3 +303,25 @@ def test_the_real_program_speaks_the_games_language(tmp_path):
     assert_in_language(run.err, "en")
     run = run_process("models", "download", "de", "--from", str(Path(tmp_path) / "x.zip"))
     assert run.code == 1 and "es gibt keine Datei" in run.err
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_busy_port_or_private_file_is_refused_before_the_save_file_is_written(
+    capsys, tmp_path, lang
+):
+    import socket
+
+    save = tmp_path / "game.jsonl"
+    game = ["play", "alle-meine-farben", *PLAYERS, "--lang", lang, "--save", str(save)]
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        code, text = run(capsys, *game, "--display", "--port", port, "--input", "keyboard")
+    assert code == 1 and port in text
+    assert_in_language(text, lang)
+    assert not save.exists()  # no save file with a header and nothing else
+    code, text = run(capsys, *game, "--private", str(tmp_path / "no" / "tty"))
+    assert code == 1 and "--private" in text
+    assert_in_language(text, lang)
+    assert not save.exists()

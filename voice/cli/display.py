@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import socket
 import subprocess
@@ -80,6 +81,32 @@ class TableView:
 
 LINGER_SECONDS = 20 * 60
 START_SECONDS = 15.0
+
+
+def check_table_view(args: argparse.Namespace, lang: str) -> None:
+    """Before a new game writes its save file: the table view that ``--display`` or
+    ``--private page`` asks for can listen where it is told to (a port in use by another
+    program, an address this computer does not have), so that a refusal leaves nothing
+    behind."""
+    from voice.errors import CliError
+
+    wanted = getattr(args, "display", False) or getattr(args, "private", None) == "page"
+    if not wanted:
+        return
+    _check_port(args.port)
+    if not args.port:
+        return  # any free port
+    host = args.host.strip("[]")
+    try:
+        family = socket.getaddrinfo(host or None, args.port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+            probe.bind((host, args.port))
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, 48):  # (48: macOS)
+            raise CliError(word(lang, "console_port_busy", port=args.port)) from None
+        text = console_text("display_cannot_serve", host=args.host, port=args.port, reason=exc)
+        raise CliError(text) from None
 
 
 def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None:

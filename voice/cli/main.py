@@ -24,7 +24,12 @@ from games.seat import GAMES as ASSISTANT_GAMES
 from games.seat import LEVELS as ASSISTANT_LEVELS
 from games.seat import seat_players
 from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
-from voice.cli.display import add_display_options, cmd_display, start_table_view
+from voice.cli.display import (
+    add_display_options,
+    check_table_view,
+    cmd_display,
+    start_table_view,
+)
 from voice.cli.help import install_argparse_translation, localise
 from voice.cli.models import add_models_parser, cmd_models
 from voice.cli.options import (
@@ -331,7 +336,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     _check_player_names(adapter, args.lang, setup)
     script = _open_script(args.script)
     save = args.save if args.save is not None or script is not None else _default_save(args.game)
-    journal = Journal.create(save, Header(args.game, args.lang, setup)) if save else None
+    private = _make_private_output(args)  # refusals before the save file is written
+    try:
+        check_table_view(args, args.lang)
+        journal = Journal.create(save, Header(args.game, args.lang, setup)) if save else None
+    except (CliError, JournalError):
+        if private is not None:
+            private.close()
+        raise
     if journal is not None:
         remember_save(journal.path)
     settings = load_settings()
@@ -342,7 +354,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         _make_output(args, args.lang),
         journal=journal,
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
-        private=_make_private_output(args),
+        private=private,
     )
     return _run(session, args, script)
 

@@ -23,7 +23,7 @@ def players_option(text: str) -> tuple[str, ...]:
         if not any(c.isalpha() for c in name) or not normalize(name):
             raise UsageError(console_text("player_unsayable", name=name))
     spoken = [normalize(n) for n in names]
-    for name in spoken:
-        if spoken.count(name) > 1:
+    for name, said in zip(names, spoken, strict=True):
+        if spoken.count(said) > 1:
             raise UsageError(console_text("players_twice", name=name))
     return names
