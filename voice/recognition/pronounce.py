@@ -240,10 +240,7 @@ def espeak_ipa(words: Sequence[str], lang: str) -> list[str]:
         return []
     exe = shutil.which("espeak-ng")
     if exe is None:
-        raise PronunciationError(
-            "espeak-ng is not installed; it gives pocketsphinx the pronunciation of "
-            "words its dictionary lacks (Debian/Ubuntu: sudo apt install espeak-ng)"
-        )
+        raise PronunciationError(key="espeak_missing")
     # one word per line: espeak-ng answers with one line per input line
     proc = subprocess.run(
         [exe, "-q", "--ipa", "-v", ESPEAK_VOICES[lang]],
@@ -255,9 +252,8 @@ def espeak_ipa(words: Sequence[str], lang: str) -> list[str]:
     )
     lines = [line.strip() for line in proc.stdout.splitlines()]
     if proc.returncode != 0 or len(lines) != len(words):
-        raise PronunciationError(
-            f"espeak-ng could not phonemise {len(words)} words: {proc.stderr.strip()[:200]}"
-        )
+        detail = proc.stderr.strip()[:200]
+        raise PronunciationError(key="espeak_failed", count=len(words), detail=detail)
     return lines
 
 
@@ -324,7 +320,7 @@ class Pronouncer:
             for word, ipa in zip(missing, espeak_ipa(missing, self.lang), strict=True):
                 variants = ipa_to_arpabet(ipa, self.lang)
                 if not variants:
-                    raise PronunciationError(f"espeak-ng gave no phonemes for {word!r}")
+                    raise PronunciationError(key="espeak_no_phonemes", word=word)
                 self._known[word] = result[word] = variants
             self._save()
         return result

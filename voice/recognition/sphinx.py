@@ -287,7 +287,7 @@ class SphinxRecogniser(Recogniser):
         try:
             pronunciations = self._pronouncer.pronunciations(new)
         except PronunciationError as exc:
-            raise RecogniserError(str(exc)) from exc
+            raise RecogniserError(key=exc.key, **exc.params) from exc
         entries: list[tuple[str, str]] = []
         for word in new:
             token = word if word.isascii() and word.isalpha() else f"w{len(self._tokens)}x"
