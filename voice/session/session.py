@@ -174,7 +174,7 @@ class Session:
         try:
             return replay(game, actions)
         except GameError as exc:
-            raise JournalError(f"the saved moves do not replay ({exc})") from None
+            raise JournalError(key="save_moves_do_not_replay", move=exc.key) from None
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
