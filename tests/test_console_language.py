@@ -325,3 +325,34 @@ def test_a_busy_port_or_private_file_is_refused_before_the_save_file_is_written(
     assert code == 1 and "--private" in text
     assert_in_language(text, lang)
     assert not save.exists()
+
+
+def test_every_option_and_command_has_its_help_text_in_both_languages():
+    """A new option needs its text in ``cli.yaml`` of both languages (``help_<dest>``);
+    only the developers' ``bench`` keeps its own options in English."""
+    import argparse
+
+    from voice.bench.cli import BenchCommand
+    from voice.cli.help import command_key, help_keys
+    from voice.cli.main import build_parser
+    from voice.output.messages import has_console_text
+
+    missing = []
+
+    def walk(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    for lang in ("de", "en"):
+                        if not has_console_text(command_key(path, name), lang):
+                            missing.append(f"{lang}: {command_key(path, name)}")
+                    if name != "bench":
+                        walk(sub, (*path, name))
+            elif action.help is not argparse.SUPPRESS:
+                for lang in ("de", "en"):
+                    keys = help_keys(path, action.dest)
+                    if not any(has_console_text(k, lang) for k in keys):
+                        missing.append(f"{lang}: {keys[-1]} ({' '.join(path)})")
+
+    walk(build_parser([BenchCommand()]), ())
+    assert not missing, "\n".join(missing)
