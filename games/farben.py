@@ -677,6 +677,7 @@ class Farben(Game):
             f"farben:{self.turn}:{left}",
             float(previous - left),
             Action("timer", {"turn": self.turn, "left": left}),
+            then=float(left),
         )
 
     # --- questions -------------------------------------------------------------------

@@ -395,7 +395,7 @@ def test_everything_the_engine_says_has_words_in_both_languages(lang: str) -> No
                 say(event.type, event.data)
             while not game.is_over():
                 for name in ("hints", "phase_info", "my_cards", "time_left"):
-                    args = {"timers_left": {game.timer.id: 3.0}} if game.timer else {}
+                    args = {"timers_left": {t.id: 3.0 for t in game.timers()}}
                     try:
                         events = game.query(name, args)
                     except GameError as refusal:

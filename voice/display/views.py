@@ -319,11 +319,11 @@ def _pantone(state: TableState, lang: str) -> tuple[str, str, str]:
         parts.append(f'<p class="big stage">{esc(stage_text)}</p>')
         news = f"{phase}. {word(lang, 'artist')}: {game.artist}. {stage_text}"
         unit = word(lang, "seconds")
-        if game.timer is not None:
-            left = _timer_left(state, game.timer.id)
+        for clock in game.timers():
+            left = _timer_left(state, clock.id)
             if left is not None:
                 if stage == "create":
-                    parts.append(_countdown(word(lang, "creating"), left + game.timer_left, unit))
+                    parts.append(_countdown(word(lang, "creating"), left + clock.then, unit))
                 elif stage == "guess":
                     parts.append(_countdown(word(lang, "guess_window"), left, unit))
         if stage in ("guess", "verdict", "hint") and game.queue:
