@@ -144,7 +144,14 @@ class Pantone(Game):
         self.teams: dict[str, tuple[str, ...]] | None = _teams(options.get("teams"), self.players)
         needed = len(self.players) * (DEALT if self.card_mode == "deal" else PHASES)
         if self.card_mode != "physical" and self.target is None and len(self.deck) < needed:
-            raise SetupError("deck_too_small", cards=len(self.deck), needed=needed)
+            raise SetupError(
+                "deck_too_small",
+                source=str(options.get("deck_source", "")),
+                cards=len(self.deck),
+                players=len(self.players),
+                needed=needed,
+                deal=self.card_mode == "deal",
+            )
 
         self.phase = 0
         self.first_artist: str = self.players[0]
@@ -950,11 +957,17 @@ def _teams(value: Any, players: tuple[str, ...]) -> dict[str, tuple[str, ...]] |
         or not all(isinstance(t, list) for t in value)
     ):
         raise SetupError("bad_teams")
+    if len(players) < 2 * len(TEAM_NAMES):
+        raise SetupError("teams_too_few")
     if any(p.casefold() in (t.casefold() for t in TEAM_NAMES) for p in players):
         raise SetupError("player_named_like_team", teams=", ".join(TEAM_NAMES))
     members = [p for team in value for p in team]
-    if sorted(members) != sorted(players):
-        raise SetupError("teams_not_players", players=list(players))
+    for member in members:
+        if member not in players:
+            raise SetupError("team_member_unknown", name=str(member))
+    for player in players:
+        if members.count(player) != 1:
+            raise SetupError("not_in_one_team", name=player)
     if any(len(team) < 2 for team in value):
         raise SetupError("team_too_small")
     if abs(len(value[0]) - len(value[1])) > 1:
