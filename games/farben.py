@@ -928,7 +928,7 @@ def _fixed_words(value: JSON) -> list[tuple[str, str]]:
     if len(value) > ROUNDS:
         raise SetupError("too_many_cards", count=len(value), rounds=ROUNDS)
     cards: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for number, card in enumerate(value, start=1):
         if (
             not isinstance(card, Sequence)
@@ -939,10 +939,16 @@ def _fixed_words(value: JSON) -> list[tuple[str, str]]:
             raise SetupError("bad_card", card=number)
         a, b = (" ".join(w.split()) for w in card)
         for word in (a, b):
-            if not word or len(word) > MAX_WORD_LENGTH or not any(c.isalpha() for c in word):
+            if len(word) > MAX_WORD_LENGTH:
+                raise SetupError(
+                    "word_too_long", card=number, word=word[:20], limit=MAX_WORD_LENGTH
+                )
+            if not any(c.isalpha() for c in word):
                 raise SetupError("bad_word", card=number, word=word)
+            if seen.get(key(word)) == number:
+                raise SetupError("same_sides", card=number, word=word)
             if key(word) in seen:
-                raise SetupError("word_twice", card=number, word=word)
-            seen.add(key(word))
+                raise SetupError("word_twice", card=number, word=word, first=seen[key(word)])
+            seen[key(word)] = number
         cards.append((a, b))
     return cards
