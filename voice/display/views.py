@@ -81,6 +81,10 @@ def render(state: TableState) -> View:
         state.header.game
     ]
     title, main, news = renderer(state, lang)
+    if state.paused and not state.game.is_over():
+        text = word(lang, "paused")
+        main = f'<p class="huge paused" role="status">{esc(text)}</p>' + main
+        news = f"{text} {news}"
     if state.waiting:
         main = f'<p class="waiting">{esc(word(lang, "waiting"))}</p>' + main
     return View(title, main, news, lang)
@@ -133,7 +137,8 @@ def _timer_left(state: TableState, timer_id: str) -> float | None:
     if armed is None:
         return None
     seconds, since = armed
-    return max(0.0, seconds - (time.time() - since))
+    now = state.paused_at if state.paused_at is not None else time.time()
+    return max(0.0, seconds - (now - since))
 
 
 # --- Alle meine Farben ------------------------------------------------------------------
