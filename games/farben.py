@@ -163,6 +163,7 @@ class Farben(Game):
         "left_to_name": "_ask_left_to_name",
         "colour_of": "_ask_colour_of",
         "colours_left": "_ask_colours_left",
+        "time_left": "_ask_time_left",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -304,6 +305,8 @@ class Farben(Game):
             )
         if self.stage == "naming":
             intents = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
+            if self.time_limit is not None:
+                intents.add("time_left")
             quiet = self.hint_pending is not None  # the owner says their hint word now
             assert self.stack is not None
             words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
@@ -679,6 +682,14 @@ class Farben(Game):
             Action("timer", {"turn": self.turn, "left": left}),
             then=float(left),
         )
+
+    def _ask_time_left(self, args: Mapping[str, JSON]) -> list[Event]:
+        """How long the namer still has (a timed scoring turn, ``--time-limit``)."""
+        running, due = args.get("timers_left"), self._due_timer()
+        if due is None or not isinstance(running, Mapping) or due.id not in running:
+            raise NotNow("no_clock_running")
+        seconds = round(float(running[due.id]) + due.then)
+        return [Event("clock", {"player": self.namer, "seconds": seconds})]
 
     # --- questions -------------------------------------------------------------------
     def colours_in_hand(self, player: str) -> list[str]:

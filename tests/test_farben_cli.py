@@ -222,3 +222,26 @@ def test_a_save_file_with_an_impossible_setup_is_refused(tmp_path: Path, options
     run = run_cli("resume", str(save), "--json")
     assert run.code == 1 and "cannot be resumed: " in run.err and message in run.err
     assert "internal error" not in run.err and save.read_bytes() == before
+
+
+def test_the_namer_can_ask_how_long_is_left_in_a_timed_scoring_turn(tmp_path: Path) -> None:
+    """A blind namer cannot see a clock: with --time-limit, "wie lange noch?" says the
+    seconds left of the whole turn (across the spoken warnings), in virtual time."""
+    golden = Path(__file__).parent / "golden" / "farben" / "rulebook-four-players-de.script"
+    lines = golden.read_text(encoding="utf-8").splitlines()
+    argv = lines[0].removeprefix("# farbspiel: ").split(" ", 15)
+    words = argv[-1].strip('"')
+    script = lines[1:112] + [
+        "wie viel Zeit habe ich noch",
+        "@+20",
+        "wie lange noch",
+        "@+20",
+        "Restzeit",
+    ]
+    run = run_cli(
+        *argv[:-1], words, "--json", "--script", str(write_script(tmp_path / "s", script))
+    )
+    assert run.code == 0, run.err
+    clocks = [e["seconds"] for e in run.events if e["type"] == "clock"]
+    assert clocks == [45, 25, 5]
+    assert "Eva hat noch 25 Sekunden zum Nennen." in run.said
