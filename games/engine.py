@@ -87,6 +87,9 @@ class Timer:
     id: str
     seconds: float
     action: Action
+    then: float = 0.0
+    """Seconds the same countdown runs on after this step (a clock announced in steps:
+    "30 seconds left"), so the time left is this timer's remaining seconds plus ``then``."""
 
 
 @dataclass(frozen=True)

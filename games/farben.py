@@ -163,6 +163,7 @@ class Farben(Game):
         "left_to_name": "_ask_left_to_name",
         "colour_of": "_ask_colour_of",
         "colours_left": "_ask_colours_left",
+        "time_left": "_ask_time_left",
     }
 
     def __init__(self, setup: Setup) -> None:
@@ -304,6 +305,8 @@ class Farben(Game):
             )
         if self.stage == "naming":
             intents = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
+            if self.time_limit is not None:
+                intents.add("time_left")
             quiet = self.hint_pending is not None  # the owner says their hint word now
             assert self.stack is not None
             words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
@@ -677,7 +680,16 @@ class Farben(Game):
             f"farben:{self.turn}:{left}",
             float(previous - left),
             Action("timer", {"turn": self.turn, "left": left}),
+            then=float(left),
         )
+
+    def _ask_time_left(self, args: Mapping[str, JSON]) -> list[Event]:
+        """How long the namer still has (a timed scoring turn, ``--time-limit``)."""
+        running, due = args.get("timers_left"), self._due_timer()
+        if due is None or not isinstance(running, Mapping) or due.id not in running:
+            raise NotNow("no_clock_running")
+        seconds = round(float(running[due.id]) + due.then)
+        return [Event("clock", {"player": self.namer, "seconds": seconds})]
 
     # --- questions -------------------------------------------------------------------
     def colours_in_hand(self, player: str) -> list[str]:
@@ -927,7 +939,7 @@ def _fixed_words(value: JSON) -> list[tuple[str, str]]:
     if len(value) > ROUNDS:
         raise SetupError("too_many_cards", count=len(value), rounds=ROUNDS)
     cards: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for number, card in enumerate(value, start=1):
         if (
             not isinstance(card, Sequence)
@@ -938,10 +950,16 @@ def _fixed_words(value: JSON) -> list[tuple[str, str]]:
             raise SetupError("bad_card", card=number)
         a, b = (" ".join(w.split()) for w in card)
         for word in (a, b):
-            if not word or len(word) > MAX_WORD_LENGTH or not any(c.isalpha() for c in word):
+            if len(word) > MAX_WORD_LENGTH:
+                raise SetupError(
+                    "word_too_long", card=number, word=word[:20], limit=MAX_WORD_LENGTH
+                )
+            if not any(c.isalpha() for c in word):
                 raise SetupError("bad_word", card=number, word=word)
+            if seen.get(key(word)) == number:
+                raise SetupError("same_sides", card=number, word=word)
             if key(word) in seen:
-                raise SetupError("word_twice", card=number, word=word)
-            seen.add(key(word))
+                raise SetupError("word_twice", card=number, word=word, first=seen[key(word)])
+            seen[key(word)] = number
         cards.append((a, b))
     return cards

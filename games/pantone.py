@@ -106,7 +106,7 @@ class Pantone(Game):
         "correct": Move("_apply_correct", ("player",)),
         "wrong": Move("_apply_wrong"),
         "penalty": Move("_apply_penalty", ("player", "right")),
-        "timer": Move("_apply_timer", ("id",)),
+        "timer": Move("_apply_timer", ("clock", "turn", "left", "round", "side")),
         "board": Move("_apply_board", ("items",)),
     }
     questions = {
@@ -144,7 +144,14 @@ class Pantone(Game):
         self.teams: dict[str, tuple[str, ...]] | None = _teams(options.get("teams"), self.players)
         needed = len(self.players) * (DEALT if self.card_mode == "deal" else PHASES)
         if self.card_mode != "physical" and self.target is None and len(self.deck) < needed:
-            raise SetupError("deck_too_small", cards=len(self.deck), needed=needed)
+            raise SetupError(
+                "deck_too_small",
+                source=str(options.get("deck_source", "")),
+                cards=len(self.deck),
+                players=len(self.players),
+                needed=needed,
+                deal=self.card_mode == "deal",
+            )
 
         self.phase = 0
         self.first_artist: str = self.players[0]
@@ -158,9 +165,8 @@ class Pantone(Game):
         self.heard: str | None = None
         sides = list(self.teams) if self.teams else list(self.players)
         self.scores: dict[str, int] = {side: 0 for side in sides}
-        self.timer: Timer | None = None
-        self.timer_left = 0
-        self.timer_seq = 0
+        self.clock_steps = 0
+        """Checkpoints of the creation countdown already announced (see :meth:`timers`)."""
         self.outcome: str | None = None
         self.board: list[dict[str, JSON]] = []
         """What the players said lies on the board (the engine cannot see it)."""
@@ -241,7 +247,6 @@ class Pantone(Game):
         self.round = 0
         self.queue = []
         self.heard = None
-        self.timer = None
         self.board = []
         if self.card_mode == "number" and not self._unused():
             return [Event("deck_used_up")] + self._finish("deck_used_up")
@@ -319,7 +324,37 @@ class Pantone(Game):
         return Expectation(frozenset())
 
     def timers(self) -> list[Timer]:
-        return [self.timer] if self.timer is not None and self.stage != "over" else []
+        due = self._due_timer()
+        return [due] if due is not None else []
+
+    def _due_timer(self) -> Timer | None:
+        """The clock of the step in play, derived from the state like every game's:
+        creation (in steps to each announced checkpoint), a guess window, or the Artist
+        reading a hint aloud (own cards). A turn is ``phase.turn_in_phase``."""
+        turn = f"{self.phase}.{self.turn_in_phase}"
+        if self.stage == "create":
+            total = SPEED_CREATE_SECONDS if self.speed else CREATE_SECONDS
+            steps = [c for c in CHECKPOINTS if c < total] + [0]
+            left = steps[self.clock_steps]
+            before = total if self.clock_steps == 0 else steps[self.clock_steps - 1]
+            args: dict[str, JSON] = {"clock": "create", "turn": turn, "left": left}
+            return Timer(
+                f"pantone:{turn}:create:{left}",
+                float(before - left),
+                Action("timer", args),
+                then=left,
+            )
+        if self.stage == "guess" and self.queue:
+            side = self.queue[0]
+            seconds = PHYSICAL_GUESS_SECONDS if self.physical else GUESS_SECONDS
+            args = {"clock": "guess", "turn": turn, "round": self.round, "side": side}
+            timer_id = f"pantone:{turn}:guess:{self.round}:{side}"
+            return Timer(timer_id, float(seconds), Action("timer", args))
+        if self.stage == "hint":
+            args = {"clock": "hint", "turn": turn, "round": self.round}
+            timer_id = f"pantone:{turn}:hint:{self.round}"
+            return Timer(timer_id, float(HINT_READ_SECONDS), Action("timer", args))
+        return None
 
     def legal_actions(self) -> list[Action]:
         stage = self.stage
@@ -336,8 +371,9 @@ class Pantone(Game):
                 for p in self.players
                 if p != self.artist
             ]
-        if self.timer is not None:
-            actions.append(Action("timer", {"id": self.timer.id}))
+        due = self._due_timer()
+        if due is not None:
+            actions.append(due.action)
         if stage == "discard":
             actions += [Action("discard", {"card": n}) for n in self.hands[self.artist]]
         elif stage == "choose":
@@ -437,43 +473,29 @@ class Pantone(Game):
     def _start_creating(self) -> list[Event]:
         self.stage = "create"
         seconds = SPEED_CREATE_SECONDS if self.speed else CREATE_SECONDS
-        self._arm_create(seconds)
+        self.clock_steps = 0
         data = {"player": self.artist, "seconds": seconds, "rule": self.rule()}
         return [Event("create_start", data)]
 
-    def _arm_create(self, left_now: int) -> None:
-        """Arm the timer to the next announced checkpoint below ``left_now`` seconds."""
-        target = next((c for c in CHECKPOINTS if c < left_now), 0)
-        self._arm("create", left_now - target)
-        self.timer_left = target
-
-    def _arm(self, kind: str, seconds: float) -> None:
-        self.timer_seq += 1
-        timer_id = f"{kind}-{self.timer_seq}"
-        self.timer = Timer(timer_id, seconds, Action("timer", {"id": timer_id}))
-
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
-        if self.timer is None or args.get("id") != self.timer.id:
-            raise NotNow("stale_timer", id=str(args.get("id")))
-        kind = self.timer.id.split("-", 1)[0]
-        self.timer = None
-        if kind == "create":
-            if self.timer_left > 0:
-                left = self.timer_left
-                self._arm_create(left)
-                return [Event("time_left", {"seconds": left})]
+        due = self._due_timer()
+        if due is None or dict(args) != dict(due.action.args):
+            raise NotNow("stale_timer")
+        clock = due.action.args["clock"]
+        if clock == "create":
+            if due.then > 0:
+                self.clock_steps += 1
+                return [Event("time_left", {"seconds": int(due.then)})]
             return [Event("times_up", {"player": self.artist})] + self._start_guessing()
-        if kind == "hint":
+        if clock == "hint":
             return self._open_window()
         side = self.queue[0]
         return [Event("no_guess", self._side_data(side))] + self._next_guesser()
 
     def _apply_done(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage == "create":
-            self.timer = None
             return [Event("done_early", {"player": self.artist})] + self._start_guessing()
         if self.stage == "hint":
-            self.timer = None
             return self._open_window()
         raise NotNow("nothing_to_finish", player=self.artist)
 
@@ -494,7 +516,6 @@ class Pantone(Game):
     def _open_window(self) -> list[Event]:
         self.stage = "guess"
         self.heard = None
-        self._arm("guess", PHYSICAL_GUESS_SECONDS if self.physical else GUESS_SECONDS)
         return [self._guess_turn_event()]
 
     def _guess_turn_event(self) -> Event:
@@ -529,7 +550,6 @@ class Pantone(Game):
         if self.physical:  # only the Artist knows; wait for their verdict
             self.stage = "verdict"
             self.heard = name or text
-            self.timer = None
             return [Event("ask_verdict", {**self._side_data(side), "artist": self.artist})]
         assert self.card is not None
         named = args["card"] if "card" in args else self.named_card(text)
@@ -608,7 +628,6 @@ class Pantone(Game):
         return [Event("judged_wrong", self._side_data(side))] + self._next_guesser()
 
     def _next_guesser(self) -> list[Event]:
-        self.timer = None
         self.queue.pop(0)
         if self.queue:
             return self._open_window()
@@ -619,7 +638,6 @@ class Pantone(Game):
         data: dict[str, JSON] = {"round": self.round, "artist": self.artist}
         if self.physical:
             self.stage = "hint"
-            self._arm("hint", HINT_READ_SECONDS)
             return [Event("read_hint", data)]
         assert self.card is not None
         data["hint"] = self.deck[self.card - 1].hints[self.round - 1]
@@ -677,7 +695,6 @@ class Pantone(Game):
         if not right:
             return events
         # The blurted guess was right: the Artist still scores; the character is out.
-        self.timer = None
         points = POINTS[self.round]
         if self.teams:
             scorers = [self.team_of(self.artist)]
@@ -698,7 +715,6 @@ class Pantone(Game):
 
     # --- end of a turn, a phase, the game ---------------------------------------------------
     def _end_turn(self) -> list[Event]:
-        self.timer = None
         self.queue = []
         self.heard = None
         self.turn_in_phase += 1
@@ -714,7 +730,6 @@ class Pantone(Game):
     def _finish(self, outcome: str) -> list[Event]:
         self.stage = "over"
         self.outcome = outcome
-        self.timer = None
         return [Event("game_over", self.result())]
 
     def result(self) -> dict[str, JSON]:
@@ -806,12 +821,10 @@ class Pantone(Game):
         return Event("hints_so_far", data)
 
     def _time_left_event(self, args: Mapping[str, JSON]) -> Event:
-        running = args.get("timers_left")
-        if self.timer is None or not isinstance(running, Mapping) or self.timer.id not in running:
+        running, due = args.get("timers_left"), self._due_timer()
+        if due is None or not isinstance(running, Mapping) or due.id not in running:
             raise NotNow("no_clock_running")
-        seconds = float(running[self.timer.id])
-        if self.stage == "create":
-            seconds += self.timer_left
+        seconds = float(running[due.id]) + due.then
         data = {"what": self.stage, "seconds": round(seconds), **self._current_side()}
         return Event("clock", data)
 
@@ -899,9 +912,7 @@ class Pantone(Game):
             "queue": list(self.queue),
             "heard": self.heard,
             "scores": dict(self.scores),
-            "timer": None if self.timer is None else [self.timer.id, self.timer.seconds],
-            "timer_left": self.timer_left,
-            "timer_seq": self.timer_seq,
+            "clock_steps": self.clock_steps,
             "outcome": self.outcome,
             "board": [dict(i) for i in self.board],
         }
@@ -946,11 +957,17 @@ def _teams(value: Any, players: tuple[str, ...]) -> dict[str, tuple[str, ...]] |
         or not all(isinstance(t, list) for t in value)
     ):
         raise SetupError("bad_teams")
+    if len(players) < 2 * len(TEAM_NAMES):
+        raise SetupError("teams_too_few")
     if any(p.casefold() in (t.casefold() for t in TEAM_NAMES) for p in players):
         raise SetupError("player_named_like_team", teams=", ".join(TEAM_NAMES))
     members = [p for team in value for p in team]
-    if sorted(members) != sorted(players):
-        raise SetupError("teams_not_players", players=list(players))
+    for member in members:
+        if member not in players:
+            raise SetupError("team_member_unknown", name=str(member))
+    for player in players:
+        if members.count(player) != 1:
+            raise SetupError("not_in_one_team", name=player)
     if any(len(team) < 2 for team in value):
         raise SetupError("team_too_small")
     if abs(len(value[0]) - len(value[1])) > 1:

@@ -170,3 +170,37 @@ def test_the_view_beside_a_game_survives_the_games_crash(tmp_path: Path) -> None
         out = subprocess.run(["ss", "-ltnpH", f"sport = :{port}"], capture_output=True, text=True)
         for pid in {int(p) for p in __import__("re").findall(r"pid=(\d+)", out.stdout)}:
             os.kill(pid, signal.SIGTERM)
+
+
+def test_a_pause_stops_the_views_clocks_and_continue_starts_them_where_they_stood(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """ "Pause" is journaled, so the view (which only reads the save file) freezes its
+    countdown and says so; after "weiter" the clock goes on from what was left."""
+    import os
+
+    import voice.display.views as views
+    from voice.display.state import Watcher
+
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "de", ("Anna", "Ben", "Cem"), "Anna")
+    session.hear("Karte 1")
+    watcher = Watcher(save)
+    began = os.stat(save).st_mtime
+
+    def shown(at: float) -> str:
+        monkeypatch.setattr(views.time, "time", lambda: at)
+        return views.render(watcher.state()).main
+
+    assert 'data-left="60"' in shown(began)
+    session.hear("Pause")
+    os.utime(save, (began + 20, began + 20))  # the pause began 20 s into the painting
+    assert 'data-left="40"' in shown(began + 20)
+    assert "Pause: Die Uhren stehen still." in shown(began + 25)
+    assert 'data-left="40"' in shown(began + 300)  # minutes of pause: the clock stands
+    session.hear("weiter")
+    os.utime(save, (began + 300, began + 300))
+    assert 'data-left="40"' in shown(began + 300)
+    assert 'data-left="30"' in shown(began + 310) and "Pause" not in shown(began + 310)
+    settings = [json.loads(line).get("setting") for line in save.read_text().splitlines()]
+    assert [s for s in settings if s] == [{"paused": True}, {"paused": False}]

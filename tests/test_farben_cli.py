@@ -66,12 +66,22 @@ def test_bad_word_cards_are_refused_clearly(words: str, message: str) -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("abc", "not “abc”"), ("5", "not “5”"), ("99999", "not “99999”"), ("-30", "not “-30”")],
+    [
+        (
+            "abc",
+            "--time-limit wants whole seconds from 10 to 3600, like --time-limit 90 (not “abc”)",
+        ),
+        ("5", "the time limit must be 10 to 3600 seconds, not 5"),
+        ("99999", "the time limit must be 10 to 3600 seconds, not 99999"),
+        ("-30", "the time limit must be 10 to 3600 seconds, not -30"),
+    ],
 )
 def test_bad_time_limits_are_refused_clearly(value: str, message: str) -> None:
+    """A value that is no number is the command line's to explain; a number out of range
+    is the engine's rule, said the same way as for a save file."""
     run = run_cli(*PLAY, "--time-limit", value)
     assert run.code == 2
-    assert "--time-limit wants whole seconds from 10 to 3600" in run.err and message in run.err
+    assert message in run.err and "Traceback" not in run.err
 
 
 @pytest.mark.parametrize("players", ["Anna,Ben", "Anna,Ben,Cem,Dana,Emil,Fritz"])
@@ -190,7 +200,11 @@ SPOKEN_EVENTS = {
     ("options", "message"),
     [
         ({"deck": "en", "time_limit": 2}, "the time limit must be 10 to 3600 seconds, not 2"),
-        ({"deck": "en", "words": [["School", "school"]]}, "“school” (card 1) appears twice"),
+        ({"deck": "en", "words": [["School", "school"]]}, "word card 1 has “school” on both sides"),
+        (
+            {"deck": "en", "words": [["School", "Work"], ["Money", "school"]]},
+            "“school” is on card 1 and on card 2; every word may appear only once",
+        ),
         ({"deck": "xx"}, "there is no word deck “xx”"),
     ],
 )
@@ -208,3 +222,26 @@ def test_a_save_file_with_an_impossible_setup_is_refused(tmp_path: Path, options
     run = run_cli("resume", str(save), "--json")
     assert run.code == 1 and "cannot be resumed: " in run.err and message in run.err
     assert "internal error" not in run.err and save.read_bytes() == before
+
+
+def test_the_namer_can_ask_how_long_is_left_in_a_timed_scoring_turn(tmp_path: Path) -> None:
+    """A blind namer cannot see a clock: with --time-limit, "wie lange noch?" says the
+    seconds left of the whole turn (across the spoken warnings), in virtual time."""
+    golden = Path(__file__).parent / "golden" / "farben" / "rulebook-four-players-de.script"
+    lines = golden.read_text(encoding="utf-8").splitlines()
+    argv = lines[0].removeprefix("# farbspiel: ").split(" ", 15)
+    words = argv[-1].strip('"')
+    script = lines[1:112] + [
+        "wie viel Zeit habe ich noch",
+        "@+20",
+        "wie lange noch",
+        "@+20",
+        "Restzeit",
+    ]
+    run = run_cli(
+        *argv[:-1], words, "--json", "--script", str(write_script(tmp_path / "s", script))
+    )
+    assert run.code == 0, run.err
+    clocks = [e["seconds"] for e in run.events if e["type"] == "clock"]
+    assert clocks == [45, 25, 5]
+    assert "Eva hat noch 25 Sekunden zum Nennen." in run.said

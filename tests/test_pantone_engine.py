@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from games.engine import Action, Event, GameError, NotAllowed, NotNow, Setup, SetupError, replay
+from games.engine import (
+    Action,
+    Event,
+    GameError,
+    NotAllowed,
+    NotNow,
+    Setup,
+    SetupError,
+    Timer,
+    replay,
+)
 from games.pantone import GUESS_SECONDS, PHYSICAL_GUESS_SECONDS, Pantone
 
 NAMES = [
@@ -53,10 +63,18 @@ def types(events: list[Event]) -> list[str]:
     return [e.type for e in events]
 
 
+def clock(g: Pantone) -> Timer | None:
+    """The timer the game wants running now (at most one)."""
+    running = g.timers()
+    assert len(running) <= 1
+    return running[0] if running else None
+
+
 def fire(g: Pantone) -> list[Event]:
     """Let the running timer run out."""
-    assert g.timer is not None
-    return g.apply(Action("timer", {"id": g.timer.id}))
+    due = clock(g)
+    assert due is not None
+    return g.apply(due.action)
 
 
 def paint(g: Pantone, card: int = 1) -> list[Event]:
@@ -77,22 +95,22 @@ def test_creation_timer_speaks_thirty_ten_and_times_up() -> None:
     g = game()
     events = g.apply(Action("choose", {"card": 1}))
     assert ("create_start", 60) == (events[-1].type, events[-1].data["seconds"])
-    assert g.timer is not None and g.timer.seconds == 30
+    assert (t := clock(g)) is not None and t.seconds == 30
     assert fire(g) == [Event("time_left", {"seconds": 30})]
-    assert g.timer is not None and g.timer.seconds == 20
+    assert (t := clock(g)) is not None and t.seconds == 20
     assert fire(g) == [Event("time_left", {"seconds": 10})]
-    assert g.timer is not None and g.timer.seconds == 10
+    assert (t := clock(g)) is not None and t.seconds == 10
     events = fire(g)
     assert types(events) == ["times_up", "guessing_starts", "guess_turn"]
     assert events[-1].data["player"] == "Ben"  # left of the Artist
-    assert g.timer is not None and g.timer.seconds == GUESS_SECONDS
+    assert (t := clock(g)) is not None and t.seconds == GUESS_SECONDS
 
 
 def test_speed_painter_has_thirty_seconds() -> None:
     g = game(speed=True)
     events = g.apply(Action("choose", {"card": 1}))
     assert events[-1].data["seconds"] == 30
-    assert g.timer is not None and g.timer.seconds == 20
+    assert (t := clock(g)) is not None and t.seconds == 20
     assert fire(g) == [Event("time_left", {"seconds": 10})]
     assert types(fire(g))[0] == "times_up"
 
@@ -100,12 +118,13 @@ def test_speed_painter_has_thirty_seconds() -> None:
 def test_done_ends_creation_early_and_stops_the_clock() -> None:
     g = game()
     g.apply(Action("choose", {"card": 1}))
-    first_timer = g.timer
+    first_timer = clock(g)
+    assert first_timer is not None
     events = g.apply(Action("done"))
     assert types(events) == ["done_early", "guessing_starts", "guess_turn"]
-    assert g.timer is not None and g.timer.id != first_timer.id
+    assert (t := clock(g)) is not None and t.id != first_timer.id
     with pytest.raises(NotNow):
-        g.apply(Action("timer", {"id": first_timer.id}))
+        g.apply(first_timer.action)
 
 
 def test_silence_is_a_pass_and_hints_come_in_order() -> None:
@@ -145,7 +164,11 @@ def test_nobody_after_hint_four_scores_nothing_and_reveals() -> None:
         events = nobody_in_round(g)
     reveal = next(e for e in events if e.type == "nobody_guessed")
     assert reveal.data == {
-        "artist": "Anna", "physical": False, "name": "Pinocchio", "card": 2, "reveals": True
+        "artist": "Anna",
+        "physical": False,
+        "name": "Pinocchio",
+        "card": 2,
+        "reveals": True,
     }
     assert g.scores == {"Anna": 0, "Ben": 0, "Cem": 0}
     assert g.artist == "Ben"
@@ -302,10 +325,10 @@ def test_physical_cards_the_artist_judges_and_reads_hints() -> None:
     events = g.apply(Action("ready"))
     assert "your_character" not in types(events)
     g.apply(Action("done"))
-    assert g.timer is not None and g.timer.seconds == PHYSICAL_GUESS_SECONDS
+    assert (t := clock(g)) is not None and t.seconds == PHYSICAL_GUESS_SECONDS
     events = g.apply(Action("guess", {"text": "pinocchio"}))
     assert events == [Event("ask_verdict", {"player": "Ben", "artist": "Anna"})]
-    assert g.timer is None  # waits for the Artist
+    assert clock(g) is None  # waits for the Artist
     assert types(g.apply(Action("wrong"))) == ["judged_wrong", "guess_turn"]
     events = fire(g)  # Cem stays silent: the Artist reads hint 1
     assert types(events) == ["no_guess", "read_hint"]
@@ -465,6 +488,7 @@ def test_random_games_end_and_refusals_change_nothing(mode: dict[str, Any]) -> N
         Action("penalty", {"player": "Zoe"}),
         Action("correct", {"player": "Zoe"}),
         Action("timer", {"id": "create-999"}),
+        Action("timer", {"clock": "create", "turn": "9.9", "left": 30}),
         Action("fly"),
         Action("first", {"player": "Zoe"}),
     ]

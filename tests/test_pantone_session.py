@@ -333,6 +333,25 @@ def test_bad_teams_on_the_command_line(teams: str, message: str) -> None:
     assert run.code == 2 and message in run.err, run.err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--teams", "Anna,Ben,Cem,Dan/Eve"],
+            "--teams: jedes Team braucht mindestens zwei Spieler",
+        ),
+        (["--target", "0"], "--target muss zwischen 1 und 1000 Punkten liegen"),
+        (["--minimalist", "--abstract"], "widersprechen sich"),
+    ],
+)
+def test_the_engines_setup_rules_speak_german_in_a_german_game(argv, message) -> None:
+    """Team sizes, the target and the painting modes are checked by the engine alone; its
+    reasons reach the command line in the game's language."""
+    run = run_cli("play", "pantone", "--lang", "de", "--players", "Anna,Ben,Cem,Dan,Eve", *argv)
+    assert run.code == 2 and message in run.err, run.err
+    assert "Traceback" not in run.err
+
+
 def test_parse_command_knows_the_deck_names() -> None:
     run = run_cli("parse", "pantone", "--lang", "de", "ist es der grüffelo")
     assert json.loads(run.out) == {"intent": "guess", "slots": {"character": "Der Grüffelo"}}
@@ -397,7 +416,7 @@ def test_everything_the_engine_says_has_words_in_both_languages(lang: str) -> No
                 say(event.type, event.data)
             while not game.is_over():
                 for name in ("hints", "phase_info", "my_cards", "time_left"):
-                    args = {"timers_left": {game.timer.id: 3.0}} if game.timer else {}
+                    args = {"timers_left": {t.id: 3.0 for t in game.timers()}}
                     try:
                         events = game.query(name, args)
                     except GameError as refusal:

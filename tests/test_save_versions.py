@@ -3,9 +3,14 @@ upgraded (step by step through ``voice.session.journal.MIGRATIONS``) or refused 
 file is never changed by a refusal.
 
 Format 2 journals decisions instead of what they were decided from (a Pantone guess
-carries the card it was judged to name). The real upgrade 1 → 2 is tested with a real
-format-1 file written by the farbspiel before it (``tests/data/saves/format-1-pantone.jsonl``,
-the first 40 lines of the golden ``pantone/basic-en`` script). The general mechanism is also
+carries the card it was judged to name). Format 3 names a Pantone timer by the clock it
+ends (``{"clock": "guess", "turn": "1.0", ...}``) instead of a running number, as the other
+games do; the real upgrade 2 → 3 is tested with real format-2 files
+(``tests/data/saves/format-2-pantone*.jsonl``: the first 40 lines of ``pantone/basic-en``,
+and the own-cards game ``pantone/eigene-karten-de`` stopped while a hint is being read).
+The real upgrade 1 → 2 is tested with a real format-1 file written by the farbspiel before
+it (``tests/data/saves/format-1-pantone.jsonl``, the first 40 lines of the golden
+``pantone/basic-en`` script). The general mechanism is also
 tested with a *made-up* format 0 (setup fields flat in the header, moves stored as
 ``{"move": ...}``) and an upgrade registered only for the test.
 """
@@ -46,7 +51,7 @@ def resume(path: Path, moves: list[str], tmp_path: Path):
 
 def test_the_current_format_is_written_and_read(tmp_path):
     save = saved_game(tmp_path, MOVES[:3])
-    assert lines(save)[0]["version"] == journal.VERSION == 2
+    assert lines(save)[0]["version"] == journal.VERSION == 3
     contents = read(save)
     assert contents.upgraded_from is None and len(contents.actions) == 3
 
@@ -60,7 +65,7 @@ def test_a_newer_format_is_refused_with_what_to_do_and_left_alone(tmp_path):
     before = save.read_bytes()
     result = resume(save, MOVES[3:], tmp_path)
     assert result.code == 1
-    assert "was saved by a newer farbspiel (save format 3; this one reads formats up to 2)" in (
+    assert "was saved by a newer farbspiel (save format 4; this one reads formats up to 3)" in (
         result.err
     )
     assert "Update farbspiel" in result.err
@@ -104,7 +109,7 @@ def test_an_older_format_without_an_upgrade_is_refused_clearly(tmp_path):
     result = resume(save, MOVES[5:], tmp_path)
     assert result.code == 1
     assert "uses save format 0, which this farbspiel can no longer read" in result.err
-    assert "(it reads formats 1 to 2)" in result.err
+    assert "(it reads formats 1 to 3)" in result.err
     assert save.read_bytes() == before
 
 
@@ -122,9 +127,9 @@ def test_an_older_format_is_upgraded_and_the_game_goes_on(tmp_path, monkeypatch)
 
     result = resume(save, MOVES[9:], tmp_path)
     assert result.code == 0, result.err
-    assert "war im Format 0 gespeichert; jetzt hat die Datei das Format 2" in result.err
+    assert "war im Format 0 gespeichert; jetzt hat die Datei das Format 3" in result.err
     assert (tmp_path / "game.jsonl.format-0").read_bytes() == old  # the old file, kept
-    assert lines(save)[0]["version"] == 2
+    assert lines(save)[0]["version"] == 3
     assert read(save).actions == read(whole).actions  # nothing lost, and it went on
     over = [e for e in result.events if e["type"] == "game_over"]
     assert over == [{"type": "game_over", "coloured": 20, "won": True}]
@@ -154,11 +159,7 @@ def golden_script() -> list[str]:
 
 
 def guesses(path: Path) -> list[dict]:
-    return [
-        r["action"]["args"]
-        for r in lines(path)
-        if r.get("action", {}).get("name") == "guess"
-    ]
+    return [r["action"]["args"] for r in lines(path) if r.get("action", {}).get("name") == "guess"]
 
 
 def test_a_format_1_pantone_game_gets_its_verdicts_and_plays_on_identically(tmp_path):
@@ -171,7 +172,10 @@ def test_a_format_1_pantone_game_gets_its_verdicts_and_plays_on_identically(tmp_
     texts = [d["text"] for d in decided]
     assert texts == ["Pinocchio", "Mr. Potato Head", "Superman", "Spider-Man"]
     assert [d["card"] == n for d, n in zip(decided, [1, 1, 58, 58], strict=True)] == [
-        False, True, False, True
+        False,
+        True,
+        False,
+        True,
     ]
     rest = write_script(tmp_path / "rest.script", golden_script()[40:])
     result = run_cli("resume", str(save), "--json", "--script", str(rest))
@@ -209,3 +213,76 @@ def test_a_saved_game_resumes_identically_after_the_name_matcher_changes(tmp_pat
     status = [e for e in after.events if e["type"] == "status"]
     assert status[-1]["scores"] == {"Anna": 4, "Ben": 7, "Cem": 2}
     assert after.events == before.events
+
+
+# --- the real upgrade 2 -> 3: timers named by their clock -----------------------------------------
+FORMAT_2 = Path(__file__).parent / "data" / "saves" / "format-2-pantone.jsonl"
+FORMAT_2_OWN_CARDS = Path(__file__).parent / "data" / "saves" / "format-2-pantone-physical.jsonl"
+OWN_CARDS = ["play", "pantone", "--lang", "de", "--players", "Anna,Ben,Cem", "--cards"]
+OWN_CARDS += ["physical", "--minimalist", "--target", "8", "--seed", "1"]
+
+
+def script_lines(name: str) -> list[str]:
+    return (GOLDEN_PANTONE / f"{name}.script").read_text(encoding="utf-8").splitlines()
+
+
+def timers(path_or_actions) -> list[dict]:
+    actions = (
+        read(path_or_actions).actions if isinstance(path_or_actions, Path) else path_or_actions
+    )
+    return [a.args for a in actions if a.name == "timer"]
+
+
+@pytest.mark.parametrize(
+    ("old", "play", "golden", "cut"),
+    [(FORMAT_2, PANTONE, "basic-en", 40), (FORMAT_2_OWN_CARDS, OWN_CARDS, "eigene-karten-de", 21)],
+    ids=["numbered-cards", "own-cards-hint-being-read"],
+)
+def test_a_format_2_pantone_game_gets_named_clocks_and_plays_on_identically(
+    tmp_path, old, play, golden, cut
+):
+    save = tmp_path / "old.jsonl"
+    save.write_bytes(old.read_bytes())
+    assert all("id" in t for t in timers([a for a in read_raw(old) if a.name == "timer"]))
+    contents = read(save)
+    assert contents.upgraded_from == 2
+    # the same moves played by today's farbspiel journal exactly these timers
+    fresh = tmp_path / "fresh.jsonl"
+    first = write_script(tmp_path / "first.script", script_lines(golden)[:cut])
+    assert run_cli(*play, "--save", str(fresh), "--script", str(first)).code == 0
+    assert contents.actions == read(fresh).actions
+    assert timers(save) and all("clock" in t and "id" not in t for t in timers(save))
+
+    rest = write_script(tmp_path / "rest.script", script_lines(golden)[cut:])
+    result = run_cli("resume", str(save), "--json", "--script", str(rest))
+    assert result.code == 0, result.err
+    golden_events = (GOLDEN_PANTONE / f"{golden}.jsonl").read_text(encoding="utf-8")
+    assert result.events[-1] == json.loads(golden_events.splitlines()[-1])
+    assert (tmp_path / "old.jsonl.format-2").read_bytes() == old.read_bytes()
+    assert lines(save)[0]["version"] == 3
+
+
+def read_raw(path: Path) -> list:
+    """The actions of a journal as written, without any upgrade."""
+    from games.engine import Action
+
+    return [Action.from_json(r["action"]) for r in lines(path)[1:] if "action" in r]
+
+
+def test_an_old_timer_that_was_not_running_is_a_clear_message_and_the_file_stays(tmp_path):
+    records = lines(FORMAT_2)
+    first_guess = next(
+        i for i, r in enumerate(records) if r.get("action", {}).get("name") == "guess"
+    )
+    records.insert(first_guess + 1, {"action": {"name": "timer", "args": {"id": "hint-77"}}})
+    records.insert(2, {"action": {"name": "timer", "args": {"id": "create-1"}}})  # before any card
+    save = tmp_path / "old.jsonl"
+    save.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    before = save.read_bytes()
+    result = run_cli(
+        "resume", str(save), "--json", "--script", str(write_script(tmp_path / "s", []))
+    )
+    assert result.code == 1
+    assert "(save format 2) cannot be brought up to date" in result.err
+    assert "Traceback" not in result.err
+    assert save.read_bytes() == before

@@ -109,6 +109,22 @@ def test_undo_and_speech_rate_are_saved_too(tmp_path):
     assert resumed.code == 0
 
 
+def test_a_game_saved_while_paused_goes_on_unpaused_and_the_file_says_so(tmp_path):
+    """The pause is journaled (the table view stops its clocks); a resumed game is not
+    paused, and its file says so, so the view's clocks run again."""
+    save = tmp_path / "game.jsonl"
+    script = write_script(tmp_path / "a", ["rot", "Pause"])
+    assert run_cli(*PLAY, "--save", str(save), "--script", str(script)).code == 0
+    assert read(save).settings == {"paused": True}
+    resumed = run_cli(
+        "resume", str(save), "--json", "--script", str(write_script(tmp_path / "b", ["grün"]))
+    )
+    assert resumed.code == 0, resumed.err
+    contents = read(save)
+    assert contents.settings == {"paused": False}
+    assert [a.args.get("colour") for a in contents.actions] == ["red", "green"]  # heard at once
+
+
 def test_resume_without_a_file_takes_the_last_saved_game(tmp_path):
     save = tmp_path / "mine.jsonl"
     run_cli(*PLAY, "--save", str(save), "--script", str(write_script(tmp_path / "a", ["rot"])))

@@ -402,6 +402,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     else:
         cut = contents.valid_length if contents.dropped_tail else None
         session.journal = Journal.reopen(path, cut)
+    if contents.settings.get("paused"):  # a game saved while paused goes on unpaused
+        session.journal.append_setting("paused", False)
     remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
 

@@ -37,6 +37,12 @@ class TableState:
     timers: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Running timers: id → (seconds, wall-clock time when it was first seen)."""
 
+    paused: bool = False
+    """The table said "pause" (the game's clocks stand still)."""
+
+    paused_at: float | None = None
+    """Wall-clock time the pause began; the clocks show what was left then."""
+
     version: str = ""
     """Changes whenever what the page shows may change."""
 
@@ -90,7 +96,11 @@ def read_table(path: Path) -> TableState:
                 if type(count) is not int or not 1 <= count <= len(actions):
                     raise ValueError("bad undo")
                 del actions[-count:]
-            elif "setting" not in record:
+            elif "setting" in record:
+                setting = record["setting"]
+                if isinstance(setting, dict) and "paused" in setting:
+                    state.paused = setting["paused"] is True
+            else:
                 raise ValueError("unknown line")
         except (ValueError, TypeError, AttributeError):
             state.waiting = True
@@ -127,6 +137,7 @@ class Watcher:
         self._stamp: tuple[int, int, int] | None = None
         self._state = TableState(waiting=True)
         self._timers: dict[str, tuple[float, float]] = {}
+        self._paused_at: float | None = None
         self._count = 0
 
     def state(self) -> TableState:
@@ -141,6 +152,14 @@ class Watcher:
             self._stamp = stamp
             self._state = read_table(self.path)
             self._count += 1
+            if self._state.paused and self._paused_at is None:
+                self._paused_at = changed_at
+            elif not self._state.paused and self._paused_at is not None:
+                # the clocks stood still during the pause: they start again where they were
+                stood = max(0.0, changed_at - self._paused_at)
+                self._timers = {k: (s, since + stood) for k, (s, since) in self._timers.items()}
+                self._paused_at = None
+            self._state.paused_at = self._paused_at
             timers: dict[str, tuple[float, float]] = {}
             game = self._state.game
             for timer in game.timers() if game is not None else []:

@@ -81,6 +81,10 @@ def render(state: TableState) -> View:
         state.header.game
     ]
     title, main, news = renderer(state, lang)
+    if state.paused and not state.game.is_over():
+        text = word(lang, "paused")
+        main = f'<p class="huge paused" role="status">{esc(text)}</p>' + main
+        news = f"{text} {news}"
     if state.waiting:
         main = f'<p class="waiting">{esc(word(lang, "waiting"))}</p>' + main
     return View(title, main, news, lang)
@@ -133,7 +137,8 @@ def _timer_left(state: TableState, timer_id: str) -> float | None:
     if armed is None:
         return None
     seconds, since = armed
-    return max(0.0, seconds - (time.time() - since))
+    now = state.paused_at if state.paused_at is not None else time.time()
+    return max(0.0, seconds - (now - since))
 
 
 # --- Alle meine Farben ------------------------------------------------------------------
@@ -319,11 +324,11 @@ def _pantone(state: TableState, lang: str) -> tuple[str, str, str]:
         parts.append(f'<p class="big stage">{esc(stage_text)}</p>')
         news = f"{phase}. {word(lang, 'artist')}: {game.artist}. {stage_text}"
         unit = word(lang, "seconds")
-        if game.timer is not None:
-            left = _timer_left(state, game.timer.id)
+        for clock in game.timers():
+            left = _timer_left(state, clock.id)
             if left is not None:
                 if stage == "create":
-                    parts.append(_countdown(word(lang, "creating"), left + game.timer_left, unit))
+                    parts.append(_countdown(word(lang, "creating"), left + clock.then, unit))
                 elif stage == "guess":
                     parts.append(_countdown(word(lang, "guess_window"), left, unit))
         if stage in ("guess", "verdict", "hint") and game.queue:

@@ -2,7 +2,7 @@
 
 Format (JSON lines, UTF-8)::
 
-    {"farbspiel": "journal", "version": 2, "game": "...", "lang": "de", "setup": {...}}
+    {"farbspiel": "journal", "version": 3, "game": "...", "lang": "de", "setup": {...}}
     {"action": {"name": "place", "args": {"colour": "purple"}}}
     {"undo": 1}
     {"setting": {"rate": 180}}
@@ -37,22 +37,26 @@ from games.pantone import Pantone
 from voice.output.messages import console_text
 
 FORMAT = "journal"
-VERSION = 2
+VERSION = 3
 """The save format this farbspiel writes.
 
 Format 2 journals decisions, not what they were decided from: a Pantone guess carries the
 card it was judged to name (``{"text": "mickey", "card": 2}``, ``"card": null`` for a name
-that is no card of the deck), so a better name matcher never changes a saved game."""
+that is no card of the deck), so a better name matcher never changes a saved game.
+
+Format 3 keeps timers one way in every game: a timer action names the clock it ends by
+the game's state (Pantone: ``{"clock": "guess", "turn": "1.0", "round": 0, "side":
+"Ben"}``) instead of a running number (``{"id": "guess-5"}``)."""
 
 Record = dict[str, Any]
 Migration = Callable[[Record, list[Record]], tuple[Record, list[Record]]]
+Change = Callable[[Pantone, Action], tuple[Action, Action]]
 
 
-def _decide_guesses(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
-    """Format 1 → 2: add the verdict to every Pantone guess, judged as format 1 did (by
-    replaying the game to that moment and matching the text once, now)."""
-    if header.get("game") != "pantone":
-        return header, records
+def _replay_pantone(header: Record, records: list[Record], change: Change) -> list[Record]:
+    """Walk a Pantone journal through the game: ``change(game, action)`` gives the action
+    to write and the one to apply now (they differ where an old form is kept on disk but
+    the engine of today needs the new one)."""
     setup = Setup.from_json(header.get("setup", {}))
     actions: list[Action] = []
     game = replay(Pantone(setup), [])
@@ -60,29 +64,66 @@ def _decide_guesses(header: Record, records: list[Record]) -> tuple[Record, list
     try:
         for record in records:
             if isinstance(record.get("action"), dict):
-                action = Action.from_json(record["action"])
-                if action.name == "guess" and "card" not in action.args and game.card is not None:
-                    if not game.physical and isinstance(action.args.get("text"), str):
-                        card = game.named_card(action.args["text"])
-                        action = Action("guess", {**action.args, "card": card})
-                        record = {**record, "action": action.to_json()}
-                game.apply(action)
-                actions.append(action)
+                written, applied = change(game, Action.from_json(record["action"]))
+                if written.to_json() != record["action"]:
+                    record = {**record, "action": written.to_json()}
+                game.apply(applied)
+                actions.append(applied)
             elif type(record.get("undo")) is int and 1 <= record["undo"] <= len(actions):
                 del actions[-record["undo"] :]
                 game = replay(Pantone(setup), actions)
             upgraded.append(record)
     except GameError as exc:
         raise ValueError(f"a move cannot be replayed ({exc})") from None
-    return header, upgraded
+    return upgraded
 
 
-MIGRATIONS: dict[int, Migration] = {1: _decide_guesses}
+def _clock_of(game: Pantone, action: Action) -> Action:
+    """A format-1/2 Pantone timer (``{"id": "create-3"}``) as today's engine names it: the
+    old engine accepted a timer only while it was the one running, so it is the clock due
+    now."""
+    if action.name != "timer" or "id" not in action.args:
+        return action
+    due = game.timers()
+    if not due:
+        raise ValueError("a timer ran out while no clock was running")
+    return due[0].action
+
+
+def _decide_guesses(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
+    """Format 1 → 2: add the verdict to every Pantone guess, judged as format 1 did (by
+    replaying the game to that moment and matching the text once, now)."""
+    if header.get("game") != "pantone":
+        return header, records
+
+    def decide(game: Pantone, action: Action) -> tuple[Action, Action]:
+        if action.name == "guess" and "card" not in action.args and game.card is not None:
+            if not game.physical and isinstance(action.args.get("text"), str):
+                card = game.named_card(action.args["text"])
+                action = Action("guess", {**action.args, "card": card})
+        return action, _clock_of(game, action)
+
+    return header, _replay_pantone(header, records, decide)
+
+
+def _name_clocks(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
+    """Format 2 → 3: a Pantone timer names the clock it ends instead of a running number."""
+    if header.get("game") != "pantone":
+        return header, records
+
+    def name(game: Pantone, action: Action) -> tuple[Action, Action]:
+        clock = _clock_of(game, action)
+        return clock, clock
+
+    return header, _replay_pantone(header, records, name)
+
+
+MIGRATIONS: dict[int, Migration] = {1: _decide_guesses, 2: _name_clocks}
 """Upgrades of older save formats: ``MIGRATIONS[v](header, records)`` turns a version-``v``
 journal (header line and the other lines, as plain JSON data) into version ``v + 1``.
 
 When the format changes: raise :data:`VERSION`, add the step from the previous version
-here, and test it with a real file of the old format (``tests/data/saves/format-N.jsonl``).
+here, and test it with a real file of the old format (``tests/data/saves/format-N-*.jsonl``).
 """
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlevel = 60, 60, 2

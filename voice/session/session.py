@@ -568,6 +568,7 @@ class Session:
             return
         self.paused = True
         self._paused_at = self._now
+        self._journal(lambda j: j.append_setting("paused", True))  # the table view stops its clocks
         self.out.record({"type": "paused"})
         self._respond([Event("paused")])
 
@@ -579,6 +580,7 @@ class Session:
         assert self._paused_at is not None
         self._paused_total += self._now - self._paused_at
         self._paused_at = None
+        self._journal(lambda j: j.append_setting("paused", False))
         self.out.record({"type": "continued"})
         self._respond([Event("continued")] + self.game.prompt())
 

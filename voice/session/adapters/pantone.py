@@ -98,11 +98,7 @@ class PantoneAdapter(GameAdapter):
         if mode is None:
             text = console_text("cards_unknown", cards=args.cards, modes=", ".join(CARD_MODES))
             raise UsageError(text)
-        if args.minimalist and args.abstract:
-            raise UsageError(console_text("minimalist_abstract"))
         target = args.target
-        if target is not None and not 1 <= target <= 1000:
-            raise UsageError(console_text("target_range"))
         if args.renaissance and target is None:
             target = DEFAULT_TARGET
         teams = _teams(args.teams, players) if args.teams is not None else None
@@ -112,18 +108,6 @@ class PantoneAdapter(GameAdapter):
         else:
             deck = builtin_deck(lang)
             source = f"builtin:{lang}"
-        needed = len(players) * (DEALT if mode == "deal" else PHASES)
-        if mode != "physical" and target is None and len(deck) < needed:
-            raise UsageError(
-                console_text(
-                    "deck_too_small",
-                    source=source,
-                    cards=len(deck),
-                    players=len(players),
-                    needed=needed,
-                    deal=mode == "deal",
-                )
-            )
         return {
             "cards": mode,
             "speed": bool(args.speed),
@@ -299,8 +283,8 @@ def number_forms(number: int, lang: str) -> list[str]:
 
 # --- teams -----------------------------------------------------------------------------------
 def _teams(spec: str, players: list[str]) -> list[list[str]]:
-    if len(players) < 4:
-        raise UsageError(console_text("teams_too_few"))
+    """The two teams of ``--teams`` as lists of the players' names; whether they make a
+    team game (sizes, everyone once) is the engine's rule."""
     if spec == "alternate":
         return [players[0::2], players[1::2]]
     halves = spec.split("/")
@@ -316,14 +300,6 @@ def _teams(spec: str, players: list[str]) -> list[list[str]]:
                 raise UsageError(console_text("teams_unknown", name=raw.strip()))
             team.append(name)
         teams.append(team)
-    placed = [p for team in teams for p in team]
-    for player in players:
-        if placed.count(player) != 1:
-            raise UsageError(console_text("teams_once", name=player))
-    if any(len(team) < 2 for team in teams):
-        raise UsageError(console_text("teams_two_each"))
-    if abs(len(teams[0]) - len(teams[1])) > 1:
-        raise UsageError(console_text("teams_even"))
     return teams
 
 
