@@ -13,6 +13,7 @@ from hassil import recognize_all
 from games.engine import Action, Game, Setup
 from games.errors import Reason
 from games.farben import (
+    MAX_WORD_LENGTH,
     TIME_LIMIT_RANGE,
     Farben,
     key,
