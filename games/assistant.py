@@ -130,11 +130,11 @@ def associations(lang: str) -> dict[str, list[Association]]:
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
-        raise DataError(f"{where} must map every word to a list of associations")
+        raise DataError(key="data_associations", where=where)
     found: dict[str, list[Association]] = {}
     for word, entries in data.items():
         if not isinstance(entries, list):
-            raise DataError(f"{where}, {word!r}: must be a list of {{colour, story, hint}}")
+            raise DataError(key="data_associations_list", where=where, word=str(word))
         items = []
         for entry in entries:
             if (
@@ -145,10 +145,7 @@ def associations(lang: str) -> dict[str, list[Association]]:
                 or not entry["story"].strip()
                 or not entry["hint"].strip()
             ):
-                raise DataError(
-                    f"{where}, {word!r}: every association needs a colour of the game "
-                    "(colours.yaml), a story and a hint word from the story"
-                )
+                raise DataError(key="data_association", where=where, word=str(word))
             items.append(
                 Association(entry["colour"], entry["story"].strip(), entry["hint"].strip())
             )

@@ -92,15 +92,12 @@ def load_deck(lang: str) -> list[tuple[str, str]]:
     where = f"games/data/farben_words_{lang}.yaml"
     data = load(f"farben_words_{lang}")
     if not isinstance(data, list) or len(data) < ROUNDS:
-        raise DataError(
-            f"{where} must be a list of at least {ROUNDS} word cards like [School, Holiday]"
-        )
+        raise DataError(key="data_words_list", where=where, rounds=ROUNDS)
     cards = []
     for number, card in enumerate(data, start=1):
         if not (isinstance(card, list) and len(card) == 2 and all(_sayable(w) for w in card)):
             raise DataError(
-                f"{where}, card {number}: must be two words like [School, Holiday] "
-                f"(letters, at most {MAX_WORD_LENGTH} characters, no brackets)"
+                key="data_words_card", where=where, card=number, limit=MAX_WORD_LENGTH
             )
         cards.append((card[0].strip(), card[1].strip()))
     return cards

@@ -239,7 +239,7 @@ def builtin_deck(lang: str) -> tuple[Character, ...]:
     try:
         return parse_deck(load(f"pantone_{lang}"), f"games/data/pantone_{lang}.yaml")
     except DeckError as exc:  # our own data, edited: for whoever edited it
-        raise DataError(exc.describe() + "\nUndo the change or reinstall farbspiel.") from None
+        raise DataError(key="data_deck", problems=exc) from None
 
 
 def deck_to_json(deck: Sequence[Character]) -> list[dict[str, Any]]:
@@ -284,7 +284,7 @@ def famous_characters(lang: str) -> tuple[OtherCharacter, ...]:
     where = f"games/data/famous_characters_{lang}.yaml"
     data = load(f"famous_characters_{lang}")
     if not isinstance(data, list):
-        raise DataError(f"{where} must be a list of characters; reinstall farbspiel")
+        raise DataError(key="data_characters", where=where)
     found: list[OtherCharacter] = []
     for number, entry in enumerate(data, start=1):
         name = entry.get("name") if isinstance(entry, dict) else None
@@ -295,10 +295,7 @@ def famous_characters(lang: str) -> tuple[OtherCharacter, ...]:
             or not all(isinstance(a, str) for a in aliases)
             or not all(_usable_name(f) for f in (name, *aliases))
         ):
-            raise DataError(
-                f"{where}, entry {number}: needs a name and a list of aliases, all short "
-                "text; undo the change or reinstall farbspiel"
-            )
+            raise DataError(key="data_character", where=where, entry=number)
         found.append(OtherCharacter(name.strip(), tuple(a.strip() for a in aliases)))
     return tuple(found)
 
