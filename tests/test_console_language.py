@@ -152,6 +152,8 @@ def test_a_wrong_choice_names_what_fits(capsys):
     assert "--voice: „loud“ geht nicht; zur Wahl stehen: auto, tts, text, none" in text
     code, text = run(capsys, "play", "farben", *PLAYERS, "--seed", "abc")
     assert "--seed: “abc” is not a whole number" in text
+    code, text = run(capsys, "play", "--lang", "de", "farben", *PLAYERS)
+    assert code == 2 and "--lang steht hinter dem Spiel: farbspiel play SPIEL --lang de" in text
 
 
 # --- models ----------------------------------------------------------------------------------

@@ -88,6 +88,8 @@ class _Parser(argparse.ArgumentParser):
         ):
             choices = ", ".join(map(str, action.choices))
             key = "unknown_game" if action.dest == "game" else "unknown_command"
+            if action.dest == "game" and value in LANGUAGES:  # `play --lang de GAME`
+                key = "lang_before_game"
             raise UsageError(console_text(key, game=value, command=value, games=choices))
         shown = _choices_text(action.choices)
         raise argparse.ArgumentError(
