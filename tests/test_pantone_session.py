@@ -338,7 +338,7 @@ def test_bad_teams_on_the_command_line(teams: str, message: str) -> None:
     [
         (
             ["--teams", "Anna,Ben,Cem,Dan/Eve"],
-            "--teams: jedes Team braucht mindestens zwei Spieler",
+            "--teams: jedes Team braucht mindestens zwei Personen",
         ),
         (["--target", "0"], "--target muss zwischen 1 und 1000 Punkten liegen"),
         (["--minimalist", "--abstract"], "widersprechen sich"),
