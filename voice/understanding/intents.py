@@ -173,7 +173,7 @@ class IntentParser:
         for result in recognize_all(
             norm,
             intents,
-            slot_lists=self.grammar.slot_lists,
+            slot_lists=self.grammar.lists_for(norm),
             language=self.grammar.lang,
         ):
             name = result.intent.name
