@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -110,6 +110,7 @@ class Grammar:
             extra_data = _grammar_file(lang, extra)
             merge_dict(merged, {k: v for k, v in extra_data.items() if k not in _OWN_KEYS})
         self.skip_words: tuple[str, ...] = tuple(normalize(w) for w in merged.get("skip_words", []))
+        merged["lists"] = _with_ordinals(merged.get("lists") or {}, lang)
         try:
             self.intents = Intents.from_dict(_without_typed_only(merged, keep=True))
             self._spoken = Intents.from_dict(_without_typed_only(merged, keep=False))
@@ -295,6 +296,57 @@ def _without_typed_only(merged: Mapping[str, Any], keep: bool) -> dict[str, Any]
             intents[name] = {**intent, "data": blocks}
     out["intents"] = intents
     return out
+
+
+def _with_ordinals(lists: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Lists written ``{ordinal: {from: 1, to: 9}}`` in a grammar file (our own kind):
+    the ordinal numbers, as :func:`ordinal_forms` says them, each meaning its number."""
+    out = dict(lists)
+    for name, spec in lists.items():
+        if not (isinstance(spec, dict) and isinstance(spec.get("ordinal"), dict)):
+            continue
+        bounds = spec["ordinal"]
+        values: list[dict[str, Any]] = []
+        for number in range(int(bounds.get("from", 1)), int(bounds["to"]) + 1):
+            said, typed = ordinal_forms(number, lang)
+            values.append({"in": "(" + "|".join(said) + ")", "out": number})
+            values.append(
+                {"in": "(" + "|".join(typed) + ")", "out": number, "metadata": {"typed_only": True}}
+            )
+        out[name] = {"values": values}
+    return out
+
+
+@cache
+def _number_engine(lang: str) -> Any:
+    from unicode_rbnf import RbnfEngine
+
+    return RbnfEngine.for_language(lang)
+
+
+@cache
+def ordinal_forms(number: int, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """How an ordinal number is said (``2`` → "zweite", "zweiten", … / "second") and how
+    it may be typed besides ("2te", "2." / "2nd"; a full stop is gone after
+    :func:`normalize`, so the bare digits count too)."""
+    from unicode_rbnf import FormatPurpose
+
+    result = _number_engine(lang).format_number(number, purpose=FormatPurpose.ORDINAL)
+    said: list[str] = []
+    for text in [result.text, *result.text_by_ruleset.values()]:
+        words = normalize(text)
+        said.append(words)
+        if lang == "de" and words.startswith("einhundert"):
+            said.append(words.removeprefix("ein"))
+        if lang == "en" and "hundred " in words:
+            said.append(words.replace("hundred ", "hundred and ", 1))
+    if lang == "de":
+        stem = "t" if number % 100 < 20 else "st"  # zweite, zwanzigste
+        typed = [str(number), *(f"{number}{stem}{end}" for end in ("e", "en", "er", "es", "em"))]
+    else:
+        last = number % 10 if number % 100 not in (11, 12, 13) else 0
+        typed = [str(number), f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th')}"]
+    return tuple(dict.fromkeys(said)), tuple(typed)
 
 
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
