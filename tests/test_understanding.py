@@ -58,3 +58,19 @@ def test_each_language_has_enough_utterances(lang: str) -> None:
                 counts["natural" if case.expect is not None else "talk"] += 1
     assert counts["natural"] >= 220
     assert counts["talk"] >= 200
+
+
+def test_a_slip_between_a_colour_and_an_absent_word_card_is_the_colour_asked_first() -> None:
+    """'gelp' is one letter from gelb and from the word card Geld; while colours are
+    named and Geld is not on the table it is yellow, and asked about before it counts."""
+    from voice.bench.understanding import CORPORA, Tables
+
+    (case,) = [c for c in load_cases(CORPORA / "farben.de.yaml") if c.text == "Mia hatte gelp"]
+    session = Tables().session(case)
+    moves = len(session.actions)
+    session.hear(case.text)
+    assert len(session.actions) == moves
+    assert session.awaiting is not None and session.awaiting[0] == "move"
+    session.hear("ja")
+    assert len(session.actions) == moves + 1
+    assert session.actions[-1].args.get("colour") == "yellow"
