@@ -74,3 +74,25 @@ def test_a_slip_between_a_colour_and_an_absent_word_card_is_the_colour_asked_fir
     session.hear("ja")
     assert len(session.actions) == moves + 1
     assert session.actions[-1].args.get("colour") == "yellow"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("alle-meine-farben.de.yaml", "der hut wird nicht gelb"),
+     ("alle-meine-farben.en.yaml", "blue or green")],
+)  # fmt: skip
+def test_table_talk_the_recogniser_hears_as_such_is_let_be(name: str, text: str) -> None:
+    """Negations and either-or are in the phase's phrase list (so speech is not snapped
+    onto the nearest move); heard, they change nothing and get no question back."""
+    from voice.bench.understanding import CORPORA, Tables
+    from voice.output.sinks import RecordingOutput
+    from voice.recognition.base import Transcript
+
+    case = next(c for c in load_cases(CORPORA / name) if c.expect is None)
+    session = Tables().session(case)
+    assert text in session.phrases()
+    session.out = RecordingOutput()
+    moves = len(session.actions)
+    session.hear_speech(Transcript(text, 0.5))
+    assert len(session.actions) == moves and session.awaiting is None
+    assert not [r for r in session.out.records if r.get("type") not in ("heard",)]

@@ -96,6 +96,9 @@ class Grammar:
         common = _grammar_file(lang, "common")
         game = _grammar_file(lang, game_id)
         self.global_intents: frozenset[str] = frozenset(common.get("global_intents", []))
+        self.quiet_intents: frozenset[str] = frozenset(common.get("quiet_intents", []))
+        """Table talk the templates list so that recognisers hear it as what it is ("nicht
+        gelb", "blue or green") instead of as the nearest move; understood, it is let be."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
         """Moves whose values must never come from a negation, question, wish or advice."""
         self.guard_words: dict[str, frozenset[str]] = {
@@ -119,7 +122,9 @@ class Grammar:
         self.slot_lists: dict[str, SlotList] = dict(self.intents.slot_lists)
         for name, values in (dynamic_lists or {}).items():
             self.slot_lists[name] = _text_list(name, values)
-        self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self.game_intents: frozenset[str] = (
+            frozenset(self.intents.intents) - self.global_intents - self.quiet_intents
+        )
         self.typed_only_lists: frozenset[str] = frozenset(
             name
             for name, spec in (merged.get("lists") or {}).items()
@@ -275,7 +280,7 @@ class Grammar:
         return frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
-_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words"})
+_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words", "quiet_intents"})
 """Keys of our grammar files that are ours, not hassil's."""
 
 
