@@ -183,8 +183,14 @@ class Session:
         if self.paused:
             return Phase(frozenset({"continue"}) | _ALWAYS)
         expecting = self.game.expecting()
+        # table talk is listened for where it could be taken for a move the phase expects
+        quiet = (
+            self.grammar.quiet_intents
+            if expecting.intents & self.grammar.guarded_intents
+            else set()
+        )
         return Phase(
-            expecting.intents | self.grammar.global_intents | self.grammar.quiet_intents,
+            expecting.intents | self.grammar.global_intents | quiet,
             {k: tuple(v) for k, v in expecting.slots.items()},
             expecting.quiet,
         )
