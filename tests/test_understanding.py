@@ -58,3 +58,41 @@ def test_each_language_has_enough_utterances(lang: str) -> None:
                 counts["natural" if case.expect is not None else "talk"] += 1
     assert counts["natural"] >= 220
     assert counts["talk"] >= 200
+
+
+def test_a_slip_between_a_colour_and_an_absent_word_card_is_the_colour_asked_first() -> None:
+    """'gelp' is one letter from gelb and from the word card Geld; while colours are
+    named and Geld is not on the table it is yellow, and asked about before it counts."""
+    from voice.bench.understanding import CORPORA, Tables
+
+    (case,) = [c for c in load_cases(CORPORA / "farben.de.yaml") if c.text == "Mia hatte gelp"]
+    session = Tables().session(case)
+    moves = len(session.actions)
+    session.hear(case.text)
+    assert len(session.actions) == moves
+    assert session.awaiting is not None and session.awaiting[0] == "move"
+    session.hear("ja")
+    assert len(session.actions) == moves + 1
+    assert session.actions[-1].args.get("colour") == "yellow"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("alle-meine-farben.de.yaml", "der hut wird nicht gelb"),
+     ("farben.en.yaml", "not yellow")],
+)  # fmt: skip
+def test_table_talk_the_recogniser_hears_as_such_is_let_be(name: str, text: str) -> None:
+    """Negations and either-or are in the phase's phrase list (so speech is not snapped
+    onto the nearest move); heard, they change nothing and get no question back."""
+    from voice.bench.understanding import CORPORA, Tables
+    from voice.output.sinks import RecordingOutput
+    from voice.recognition.base import Transcript
+
+    case = next(c for c in load_cases(CORPORA / name) if c.expect is None)
+    session = Tables().session(case)
+    assert text in session.phrases()
+    session.out = RecordingOutput()
+    moves = len(session.actions)
+    session.hear_speech(Transcript(text, 0.5))
+    assert len(session.actions) == moves and session.awaiting is None
+    assert not [r for r in session.out.records if r.get("type") not in ("heard",)]

@@ -266,6 +266,105 @@ def run(cases: Iterable[Case], warm: bool = False) -> list[Outcome]:
     return second
 
 
+# --- spoken table talk -----------------------------------------------------------------
+SPOKEN_VOICES = {"de": "de", "en": "en-us"}
+"""espeak-ng voice per language for the spoken pass."""
+
+SPOKEN_CONDITION = ("pink", 35.0)
+"""A faint pink noise floor, 35 dB below the speech (digitally silent clips mislead
+pocketsphinx), as the speech benchmarks' ``clean`` condition."""
+
+
+@dataclass
+class Spoken:
+    """One table-talk utterance said at the table and heard through the recogniser."""
+
+    case: Case
+    heard: list[str]
+    """What the recogniser made of it (every transcript, noise ones too)."""
+    applied: bool
+    confirmed: bool
+
+
+def spoken_pass(
+    cases: Iterable[Case],
+    limit: int | None = None,
+    cache_dir: Path | None = None,
+    note: Any = None,
+) -> list[Spoken]:
+    """The table talk of the corpora said aloud (espeak-ng, faint pink noise) and heard
+    by pocketsphinx with the phrase list of its situation, handed to a real session with
+    the play policy of that recogniser, as at a real table: applied moves and questions
+    back ("… – richtig?") are counted. ``limit``: at most this many per game and
+    language (spread over the corpus)."""
+    from voice.bench import audio
+    from voice.bench.run import Condition, Table
+    from voice.bench.speech import open_engine
+
+    talk = [c for c in cases if c.expect is None and c.known_failure is None]
+    by_key: dict[tuple[str, str], list[Case]] = {}
+    for case in talk:
+        by_key.setdefault((case.game, case.lang), []).append(case)
+    tables = Tables()
+    out: list[Spoken] = []
+    condition = Condition(SPOKEN_CONDITION[0], SPOKEN_CONDITION[1], "clean")
+    recognisers: dict[str, Any] = {}
+    for (game, lang), chosen in sorted(by_key.items()):
+        if limit is not None and len(chosen) > limit:
+            step = len(chosen) / limit
+            chosen = [chosen[int(i * step)] for i in range(limit)]
+        if lang not in recognisers:
+            recognisers[lang] = open_engine("sphinx", lang, None)
+        recogniser = recognisers[lang]
+        voice = audio.Voice(SPOKEN_VOICES[lang])
+        table = Table(recogniser, condition, audio.seed_of("understanding", game, lang), _no_babble)
+        for case in chosen:
+            session = tables.session(case)
+            session.policy = session.policy.for_recogniser(recogniser)
+            clip = audio.synthesise(case.text, voice, cache_dir)
+            heard: list[str] = []
+            applied = confirmed = False
+            try:
+                recogniser.set_phrases(session.phrases())
+            except ValueError:
+                out.append(Spoken(case, [], False, False))  # nothing can be heard here
+                continue
+            results, _, _ = table.say(clip)
+            for decided in results:
+                moves = len(session.actions)
+                heard.append(decided.transcript.text)
+                session.hear_speech(decided.transcript)
+                applied = applied or len(session.actions) > moves
+                awaiting = session.awaiting
+                confirmed = confirmed or (awaiting is not None and awaiting[0] == "move")
+            out.append(Spoken(case, heard, applied, confirmed))
+        if note is not None:
+            note(f"spoken table talk: {game} {lang}: {len(chosen)} utterances")
+    return out
+
+
+def _no_babble(length: int, seed: int) -> Any:  # pragma: no cover - pink noise only
+    raise AssertionError("the spoken pass plays no babble")
+
+
+def summarise_spoken(spoken: Iterable[Spoken]) -> dict[tuple[str, str], dict[str, Any]]:
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for s in spoken:
+        row = found.setdefault(
+            (s.case.game, s.case.lang),
+            {"game": s.case.game, "lang": s.case.lang, "spoken": 0, "applied": 0,
+             "confirmed": 0, "heard_as_words": 0},
+        )  # fmt: skip
+        row["spoken"] += 1
+        row["applied"] += s.applied
+        row["confirmed"] += s.confirmed
+        row["heard_as_words"] += any(h.strip() for h in s.heard)
+    for row in found.values():
+        row["applied_pct"] = round(100 * row["applied"] / row["spoken"], 2)
+        row["confirmed_pct"] = round(100 * row["confirmed"] / row["spoken"], 2)
+    return found
+
+
 # --- reporting -------------------------------------------------------------------------
 @dataclass
 class Summary:
@@ -401,12 +500,54 @@ def markdown(summaries: Sequence[Summary], outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def spoken_markdown(spoken: Sequence[Spoken]) -> str:
+    rows = summarise_spoken(spoken)
+    lines = [
+        "",
+        "## Spoken table talk",
+        "",
+        "The table talk above said aloud (espeak-ng voices "
+        + ", ".join(f"`{v}`" for v in SPOKEN_VOICES.values())
+        + ", pink noise 35 dB below the speech) and heard by pocketsphinx with the phrase "
+        "list of its situation; the transcripts go to a real session with the play policy "
+        "of that recogniser (`--spoken`).",
+        "",
+        "| game | lang | spoken | heard as words | applied as a move | asked to confirm |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for (game, lang), row in sorted(rows.items()):
+        lines.append(
+            f"| {game} | {lang} | {row['spoken']} | {row['heard_as_words']} "
+            f"| {row['applied']} ({row['applied_pct']:.1f}%) "
+            f"| {row['confirmed']} ({row['confirmed_pct']:.1f}%) |"
+        )
+    wrong = [x for x in spoken if x.applied or x.confirmed]
+    if wrong:
+        lines += ["", "### Spoken table talk that was applied or asked about", ""]
+        for x in wrong:
+            what = "applied" if x.applied else "asked"
+            lines.append(
+                f"- {x.case.game}.{x.case.lang}: “{x.case.text}” heard as "
+                f"{' / '.join('“' + h + '”' for h in x.heard)} → {what}"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m voice.bench.understanding")
     parser.add_argument("--game", choices=sorted(ADAPTERS))
     parser.add_argument("--lang", choices=LANGUAGES)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--show-failures", action="store_true")
+    parser.add_argument(
+        "--spoken",
+        action="store_true",
+        help="also say the table talk aloud (espeak-ng) and hear it through pocketsphinx",
+    )
+    parser.add_argument(
+        "--limit", type=int, metavar="N", help="--spoken: at most N utterances per corpus"
+    )
+    parser.add_argument("--cache-dir", type=Path, help="--spoken: keep the synthesised clips here")
     args = parser.parse_args(argv)
     files = corpus_files(args.game, args.lang)
     if not files:
@@ -419,8 +560,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     outcomes = run(cases, warm=True)
     summaries = summarise(outcomes)
+    spoken: list[Spoken] | None = None
+    if args.spoken:
+        spoken = spoken_pass(cases, args.limit, args.cache_dir, lambda m: print(m, file=sys.stderr))
     args.out.mkdir(parents=True, exist_ok=True)
     report = markdown(summaries, outcomes)
+    if spoken is not None:
+        report += spoken_markdown(spoken)
     (args.out / "understanding.md").write_text(report, encoding="utf-8")
     data = {
         "summaries": [s.to_json() for s in summaries],
@@ -436,6 +582,14 @@ def main(argv: list[str] | None = None) -> int:
             for o in failures(outcomes)
         ],
     }
+    if spoken is not None:
+        data["spoken"] = list(summarise_spoken(spoken).values())
+        data["spoken_wrong"] = [
+            {"game": x.case.game, "lang": x.case.lang, "text": x.case.text, "heard": x.heard,
+             "applied": x.applied, "confirmed": x.confirmed}
+            for x in spoken
+            if x.applied or x.confirmed
+        ]  # fmt: skip
     (args.out / "understanding.json").write_text(
         json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8"
     )

@@ -183,8 +183,14 @@ class Session:
         if self.paused:
             return Phase(frozenset({"continue"}) | _ALWAYS)
         expecting = self.game.expecting()
+        # table talk is listened for where it could be taken for a move the phase expects
+        quiet = (
+            self.grammar.quiet_intents
+            if expecting.intents & self.grammar.guarded_intents
+            else set()
+        )
         return Phase(
-            expecting.intents | self.grammar.global_intents,
+            expecting.intents | self.grammar.global_intents | quiet,
             {k: tuple(v) for k, v in expecting.slots.items()},
             expecting.quiet,
         )
@@ -217,6 +223,9 @@ class Session:
             self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
             self._seat_heard_talk()
             return
+        if intent is not None and intent.name in self.grammar.quiet_intents:
+            self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
+            return  # table talk ("nicht gelb", "blau oder grün"): no move, no answer
         if intent is None:
             key = "too_long" if len(text) > MAX_CHARS else "not_understood"
             self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})
@@ -279,6 +288,8 @@ class Session:
         if self.paused and name not in phase.intents:
             self._respond([Event("still_paused")])
             return
+        if name in self.grammar.quiet_intents:
+            return  # table talk the recogniser heard as such: let it be
         if name in self.grammar.global_intents:
             self._global(name)
             return
@@ -484,7 +495,11 @@ class Session:
         moves, questions = [], []
         asking = self.adapter.queries | self.adapter.status_intents | self.adapter.help_later
         for intent in self.grammar.intents.intents:  # file order: stable and sensible
-            if intent in phase.intents and intent not in self.grammar.global_intents:
+            if (
+                intent in phase.intents
+                and intent not in self.grammar.global_intents
+                and intent not in self.grammar.quiet_intents
+            ):
                 text = self.messages.render("help_" + intent, data)
                 if text:
                     (questions if intent in asking else moves).append(text)

@@ -11,13 +11,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
 import yaml
 from hassil import Intents
-from hassil.expression import Expression, Group, ListReference, RuleReference, TextChunk
+from hassil.expression import (
+    Alternative,
+    Expression,
+    Group,
+    ListReference,
+    RuleReference,
+    Sentence,
+    TextChunk,
+)
 from hassil.intents import RangeSlotList, SlotList, TextSlotList, TextSlotValue
 from hassil.sample import sample_intents
 from hassil.util import merge_dict
@@ -88,6 +96,9 @@ class Grammar:
         common = _grammar_file(lang, "common")
         game = _grammar_file(lang, game_id)
         self.global_intents: frozenset[str] = frozenset(common.get("global_intents", []))
+        self.quiet_intents: frozenset[str] = frozenset(common.get("quiet_intents", []))
+        """Table talk the templates list so that recognisers hear it as what it is ("nicht
+        gelb", "blue or green") instead of as the nearest move; understood, it is let be."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
         """Moves whose values must never come from a negation, question, wish or advice."""
         self.guard_words: dict[str, frozenset[str]] = {
@@ -102,6 +113,7 @@ class Grammar:
             extra_data = _grammar_file(lang, extra)
             merge_dict(merged, {k: v for k, v in extra_data.items() if k not in _OWN_KEYS})
         self.skip_words: tuple[str, ...] = tuple(normalize(w) for w in merged.get("skip_words", []))
+        merged["lists"] = _with_ordinals(merged.get("lists") or {}, lang)
         try:
             self.intents = Intents.from_dict(_without_typed_only(merged, keep=True))
             self._spoken = Intents.from_dict(_without_typed_only(merged, keep=False))
@@ -110,7 +122,9 @@ class Grammar:
         self.slot_lists: dict[str, SlotList] = dict(self.intents.slot_lists)
         for name, values in (dynamic_lists or {}).items():
             self.slot_lists[name] = _text_list(name, values)
-        self.game_intents: frozenset[str] = frozenset(self.intents.intents) - self.global_intents
+        self.game_intents: frozenset[str] = (
+            frozenset(self.intents.intents) - self.global_intents - self.quiet_intents
+        )
         self.typed_only_lists: frozenset[str] = frozenset(
             name
             for name, spec in (merged.get("lists") or {}).items()
@@ -119,6 +133,8 @@ class Grammar:
         """Slot lists recognisers never listen for (see the class documentation)."""
         _QUIET_LISTS.update(self.typed_only_lists)
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
+        self._list_indexes: dict[str, _ValueIndex] | None = None
+        self._lists_for: dict[str, dict[str, SlotList]] = {}
 
     @property
     def intent_names(self) -> frozenset[str]:
@@ -146,6 +162,34 @@ class Grammar:
                 self._phrase_cache.pop(next(iter(self._phrase_cache)))
             self._phrase_cache[key] = self._expand(names, slots, limit)
         return list(self._phrase_cache[key])
+
+    def lists_for(self, text: str) -> dict[str, SlotList]:
+        """The slot lists to match ``text`` (normalised) against: the long lists (a
+        deck's names, hundreds of well-known characters, card numbers) cut down to the
+        values that can occur in it at all.
+
+        Only values are left out whose words are provably missing from the text (see
+        :class:`_ValueIndex`), and the rest keep their order, so hassil finds exactly
+        what it finds with the whole lists, in the same order, only faster.
+        """
+        found = self._lists_for.get(text)
+        if found is not None:
+            return found
+        if self._list_indexes is None:
+            self._list_indexes = {
+                name: _ValueIndex(slot_list)
+                for name, slot_list in self.slot_lists.items()
+                if isinstance(slot_list, TextSlotList) and len(slot_list.values) > _INDEX_FROM
+            }
+        haystack = _haystack(text)
+        lists = dict(self.slot_lists)
+        if haystack is not None and not self.intents.settings.ignore_whitespace:
+            for name, index in self._list_indexes.items():
+                lists[name] = index.narrowed(haystack)
+        if len(self._lists_for) >= 64:
+            self._lists_for.pop(next(iter(self._lists_for)))
+        self._lists_for[text] = lists
+        return lists
 
     def spoken_lists(self) -> dict[str, SlotList]:
         """The slot lists as recognisers hear them: typed-only lists empty, typed-only
@@ -236,7 +280,7 @@ class Grammar:
         return frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
-_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words"})
+_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words", "quiet_intents"})
 """Keys of our grammar files that are ours, not hassil's."""
 
 
@@ -257,6 +301,57 @@ def _without_typed_only(merged: Mapping[str, Any], keep: bool) -> dict[str, Any]
             intents[name] = {**intent, "data": blocks}
     out["intents"] = intents
     return out
+
+
+def _with_ordinals(lists: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Lists written ``{ordinal: {from: 1, to: 9}}`` in a grammar file (our own kind):
+    the ordinal numbers, as :func:`ordinal_forms` says them, each meaning its number."""
+    out = dict(lists)
+    for name, spec in lists.items():
+        if not (isinstance(spec, dict) and isinstance(spec.get("ordinal"), dict)):
+            continue
+        bounds = spec["ordinal"]
+        values: list[dict[str, Any]] = []
+        for number in range(int(bounds.get("from", 1)), int(bounds["to"]) + 1):
+            said, typed = ordinal_forms(number, lang)
+            values.append({"in": "(" + "|".join(said) + ")", "out": number})
+            values.append(
+                {"in": "(" + "|".join(typed) + ")", "out": number, "metadata": {"typed_only": True}}
+            )
+        out[name] = {"values": values}
+    return out
+
+
+@cache
+def _number_engine(lang: str) -> Any:
+    from unicode_rbnf import RbnfEngine
+
+    return RbnfEngine.for_language(lang)
+
+
+@cache
+def ordinal_forms(number: int, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """How an ordinal number is said (``2`` → "zweite", "zweiten", … / "second") and how
+    it may be typed besides ("2te", "2." / "2nd"; a full stop is gone after
+    :func:`normalize`, so the bare digits count too)."""
+    from unicode_rbnf import FormatPurpose
+
+    result = _number_engine(lang).format_number(number, purpose=FormatPurpose.ORDINAL)
+    said: list[str] = []
+    for text in [result.text, *result.text_by_ruleset.values()]:
+        words = normalize(text)
+        said.append(words)
+        if lang == "de" and words.startswith("einhundert"):
+            said.append(words.removeprefix("ein"))
+        if lang == "en" and "hundred " in words:
+            said.append(words.replace("hundred ", "hundred and ", 1))
+    if lang == "de":
+        stem = "t" if number % 100 < 20 else "st"  # zweite, zwanzigste
+        typed = [str(number), *(f"{number}{stem}{end}" for end in ("e", "en", "er", "es", "em"))]
+    else:
+        last = number % 10 if number % 100 not in (11, 12, 13) else 0
+        typed = [str(number), f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th')}"]
+    return tuple(dict.fromkeys(said)), tuple(typed)
 
 
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
@@ -295,6 +390,132 @@ def _narrowed(slot_list: SlotList, allowed: set[Any]) -> SlotList:
         return slot_list
     values = [v for v in slot_list.values if v.value_out in allowed]
     return TextSlotList(name=slot_list.name, values=values) if values else slot_list
+
+
+_INDEX_FROM = 24
+"""Text lists longer than this are cut down per utterance (:meth:`Grammar.lists_for`)."""
+
+
+def _fold_case(text: str) -> str:
+    """Case folding at least as loose as hassil's ``re.IGNORECASE`` matching (the Turkish
+    dotted and dotless i both fold to i): hassil's own where it has one."""
+    try:
+        from hassil.util import fold_case
+    except ImportError:
+        return text.replace("İ", "i").replace("ı", "i").casefold()
+    return str(fold_case(text))
+
+
+def _haystack(text: str) -> str | None:
+    """``text`` as hassil matches it, case folded (its whitespace-free pieces are what a
+    value's words are looked for in); ``None`` if it cannot be told safely."""
+    try:
+        from hassil.util import normalize_for_matching
+    except ImportError:  # an older hassil: no narrowing, the whole lists
+        return None
+    matched = normalize_for_matching(text).text
+    return f"{_fold_case(text)}\n{_fold_case(matched)}"
+
+
+def _value_clauses(expr: Expression, depth: int = 0) -> set[frozenset[str]]:
+    """What every match of a list value must contain, as clauses: each clause a set of
+    word pieces of which at least one occurs in the matched text (empty: nothing known).
+
+    A text chunk matches the utterance's text literally (ignoring case), so each of its
+    whitespace-separated pieces occurs in it; of an alternative one branch matches, so
+    one piece of each branch's smallest clause occurs; an optional part or a list inside
+    constrains nothing. Pieces with punctuation are left out (hassil may strip that from
+    the text), which can only keep more values, never lose one.
+    """
+    if isinstance(expr, Sentence):
+        expr = expr.expression
+    if depth > 32:
+        return set()
+    if isinstance(expr, TextChunk):
+        return {frozenset({_fold_case(piece)}) for piece in expr.text.split() if piece.isalnum()}
+    if isinstance(expr, Alternative):
+        if expr.is_optional or not expr.items:
+            return set()
+        merged: set[str] = set()
+        for item in expr.items:
+            clauses = _value_clauses(item, depth + 1)
+            if not clauses:
+                return set()
+            merged.update(min(clauses, key=lambda c: (len(c), sorted(c))))
+        return {frozenset(merged)}
+    if isinstance(expr, Group):  # a sequence or a permutation: every item matches
+        out: set[frozenset[str]] = set()
+        for item in expr.items:
+            out |= _value_clauses(item, depth + 1)
+        return out
+    return set()  # a list or rule reference: its contents are not looked at
+
+
+class _ValueIndex:
+    """The values of one long text list, indexed by the word pieces they must contain.
+
+    Per utterance, :meth:`narrowed` keeps the values all of whose clauses (see
+    :func:`_value_clauses`) are met by the text, and every value nothing is known of, in
+    the list's own order. A piece must lie inside one word of the text, so the lookup
+    walks the substrings of the text's words instead of testing every piece.
+    """
+
+    def __init__(self, slot_list: TextSlotList) -> None:
+        self.slot_list = slot_list
+        self._always: list[int] = []
+        self._clauses: list[tuple[frozenset[str], ...]] = []
+        self._by_piece: dict[str, list[int]] = {}
+        for i, value in enumerate(slot_list.values):
+            clauses = tuple(
+                sorted(_value_clauses(value.text_in), key=lambda c: (len(c), sorted(c)))
+            )
+            self._clauses.append(clauses)
+            if not clauses:
+                self._always.append(i)
+                continue
+            # the most telling clause (fewest pieces, longest piece) files the value
+            key = min(clauses, key=lambda c: (len(c), -max(map(len, c)), sorted(c)))
+            for piece in key:
+                self._by_piece.setdefault(piece, []).append(i)
+        self._longest = max((len(p) for p in self._by_piece), default=0)
+        self._cache: dict[tuple[int, ...], TextSlotList] = {}
+        self._word_hits: dict[str, frozenset[str]] = {}
+
+    def _pieces_in(self, word: str) -> frozenset[str]:
+        hits = self._word_hits.get(word)
+        if hits is None:
+            by_piece = self._by_piece
+            found = set()
+            for start in range(len(word)):
+                for end in range(start + 1, min(len(word), start + self._longest) + 1):
+                    if word[start:end] in by_piece:
+                        found.add(word[start:end])
+            hits = frozenset(found)
+            if len(self._word_hits) > 4096:
+                self._word_hits.clear()
+            self._word_hits[word] = hits
+        return hits
+
+    def narrowed(self, haystack: str) -> TextSlotList:
+        pieces: set[str] = set()
+        for word in set(haystack.split()):
+            pieces |= self._pieces_in(word)
+        chosen = set(self._always)
+        for piece in pieces:
+            for i in self._by_piece[piece]:
+                if i not in chosen and all(
+                    any(p in haystack for p in clause) for clause in self._clauses[i]
+                ):
+                    chosen.add(i)
+        key = tuple(sorted(chosen))
+        found = self._cache.get(key)
+        if found is None:
+            values = self.slot_list.values
+            found = TextSlotList(name=self.slot_list.name, values=[values[i] for i in key])
+            if len(self._cache) > 256:
+                self._cache.clear()
+            self._cache[key] = found
+        return found
 
 
 def _number_words(slot_list: RangeSlotList, lang: str) -> set[str]:

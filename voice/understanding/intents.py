@@ -36,6 +36,11 @@ SENTENCE_INDEX_LIMIT = 20_000
 """Sentence-level snapping only runs where a phase allows at most this many sentences."""
 
 
+CHOSEN_SNAP_SCORE = 0.75
+"""Score of a sentence whose slip of one letter was between two known words and decided
+by what the phase expects: below the confirmation line, so it is asked about first."""
+
+
 FALLBACK_EXTRA = frozenset({"hint"})
 """Intents beyond the guarded moves that the fallback may give (asking for a hint)."""
 
@@ -68,6 +73,7 @@ class IntentParser:
         self.fuzzy_cutoff = fuzzy_cutoff
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
         self._subsets: dict[tuple[frozenset[str], bool], Intents] = {}
+        self._phase_vocabulary: dict[Any, frozenset[str]] = {}
 
     def parse(
         self,
@@ -103,11 +109,13 @@ class IntentParser:
         exact = self._exact(norm, allowed)
         if exact is not None:
             return exact
-        snapped = self._snap_words(norm)
+        snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
             if found is not None:
                 ratio = fuzz.ratio(norm, snapped) / 100.0
+                if chosen:  # a slip between two words, decided by what fits now: ask
+                    ratio = min(ratio, CHOSEN_SNAP_SCORE)
                 return Intent(found.name, found.slots, norm, ratio)
         guessed = self._fall_back(norm, allowed, slots)
         if guessed is not None:
@@ -137,9 +145,18 @@ class IntentParser:
         name, values, score = found
         return Intent(name, values, norm, score)
 
-    def _snap_words(self, norm: str) -> str:
-        """Replace words the grammar does not know by their nearest known word."""
+    def _snap_words(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+    ) -> tuple[str, bool]:
+        """Replace words the grammar does not know by their nearest known word; and
+        whether a slip of one letter between two known words was decided by the words
+        the phase can hear now ("Mia hatte gelp" while colours are named: gelb, not the
+        word card Geld that is not on the table)."""
         vocabulary = self.grammar.vocabulary
+        chosen = False
         words = norm.split()
         for i, word in enumerate(words):
             if word in vocabulary or len(word) < MIN_SNAP_LENGTH or word.isdigit():
@@ -151,10 +168,31 @@ class IntentParser:
                 words[i] = match[0]
                 continue
             # One slip of a finger ("gelp", "hnit"): snapped if exactly one word is that near.
-            near = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=2)
+            near = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=8)
             if len(near) == 1:
                 words[i] = near[0][0]
-        return " ".join(words)
+            elif near and allowed is not None:
+                phase_words = self._phase_words(allowed, slots)
+                fitting = [w for w, _, _ in near if w in phase_words]
+                if len(fitting) == 1:
+                    words[i] = fitting[0]
+                    chosen = True
+        return " ".join(words), chosen
+
+    def _phase_words(
+        self, allowed: frozenset[str], slots: Mapping[str, Iterable[Any]] | None
+    ) -> frozenset[str]:
+        """Every word of the sentences the phase's own intents allow, with its lists
+        narrowed as the phase narrows them (empty where there are too many sentences)."""
+        key = (allowed, _freeze(slots))
+        found = self._phase_vocabulary.get(key)
+        if found is None:
+            if len(self._phase_vocabulary) > 64:
+                self._phase_vocabulary.clear()
+            phrases, _ = self._index(allowed, slots)
+            found = frozenset(w for phrase in phrases for w in phrase.split())
+            self._phase_vocabulary[key] = found
+        return found
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """The best exact match: an intent the phase allows first (tried on its own, which
@@ -173,7 +211,7 @@ class IntentParser:
         for result in recognize_all(
             norm,
             intents,
-            slot_lists=self.grammar.slot_lists,
+            slot_lists=self.grammar.lists_for(norm),
             language=self.grammar.lang,
         ):
             name = result.intent.name

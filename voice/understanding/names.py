@@ -143,7 +143,7 @@ class NameParser(IntentParser):
         command ("weiter" in a guess window is a pass, not "continue")."""
         best: tuple[tuple[bool, int, bool], Intent] | None = None
         for result in recognize_all(
-            norm, self.grammar.intents, slot_lists=self.grammar.slot_lists,
+            norm, self.grammar.intents, slot_lists=self.grammar.lists_for(norm),
             language=self.grammar.lang,
         ):  # fmt: skip
             name = result.intent.name
@@ -196,7 +196,10 @@ class NameParser(IntentParser):
         if cached is not None:
             return cached
         found: set[str] = set()
-        for result in recognize_all(norm, self._carriers, language=self.grammar.lang):
+        lists = {**self.grammar.lists_for(norm), self.slot: self._carriers.slot_lists[self.slot]}
+        for result in recognize_all(
+            norm, self._carriers, slot_lists=lists, language=self.grammar.lang
+        ):
             entity = result.entities.get(self.slot)
             if entity is not None and (said := normalize(str(entity.value))):
                 found.add(said)
