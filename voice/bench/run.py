@@ -228,7 +228,10 @@ def recognition_pass(
     voice: Voice,
     labels: dict[str, str],
     cache_dir: Any,
+    canonical: Callable[[Any, Moment], Any] = lambda meaning, moment: meaning,
 ) -> list[Heard]:
+    """``canonical``: a meaning as the game takes it at a moment (two names of one card
+    are one meaning); the meanings of the parser as they are by default."""
     out: list[Heard] = []
     for item in items:
         moment = moments[item.moment]
@@ -260,7 +263,7 @@ def recognition_pass(
                 meaning = meaning_of(verdict.intent, moment.phase.slots)
                 intent_name = verdict.intent.name
         if item.expected is not None:
-            correct = meaning == item.expected
+            correct = canonical(meaning, moment) == canonical(item.expected, moment)
         else:  # a wrong guess the grammar cannot say: right if no guess is taken from it
             correct = item.kind == "wrong_guess" and not (
                 intent_name == "guess" and decision in ("act", "confirm")
@@ -414,8 +417,6 @@ def play_reference(
 ) -> list[Played]:
     """The play pass of a Farben or Pantone reference game (:mod:`voice.bench.reference`):
     the planned moves, played by voice from where the reference game stands."""
-    from voice.bench.reference import same_move
-
     lang = ref.lang
     data = corpus_data(lang)
     answers = {"yes": list(data["yes"]), "no": list(data["no"])}
@@ -431,6 +432,8 @@ def play_reference(
             session = ref.session_at(step.before, recorder)
         result = Played(labels["engine"], lang, voice.label, table.condition.label, step.key)
         result.game = ref.game
+        # the same move however it is said: a card by any of its names, a side by its word
+        intended = ref.move_key(step.intended.to_json(), step.before)
         while not result.done and result.utterances < MAX_ATTEMPTS * 2:
             if session.paused:
                 session.hear({"de": "weiter", "en": "continue"}[lang])
@@ -442,7 +445,7 @@ def play_reference(
                 right = (
                     kind == "move"
                     and proposed is not None
-                    and same_move(proposed.to_json(), step.intended)
+                    and ref.move_key(proposed.to_json(), step.before) == intended
                 )
                 pool = answers["yes" if right else "no"]
                 text = pool[spoken % len(pool)]
@@ -452,7 +455,7 @@ def play_reference(
             before = len(session.actions)
             _say_once(session, table, text, voice, cache_dir, recorder, result)
             if len(session.actions) > before:
-                if same_move(session.actions[-1].to_json(), step.intended):
+                if ref.move_key(session.actions[-1].to_json(), step.before) == intended:
                     result.done = True
                 else:
                     result.wrong_applied += 1  # taken back by the table (typed)

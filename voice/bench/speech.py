@@ -168,8 +168,10 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     session = game.new_session()
     policy = PlayPolicy(session.parser)
     table = Table(recogniser, job.condition, seed, babble)
+    same = getattr(game, "canonical", None)
+    extra = {"canonical": same} if same is not None else {}
     heard = recognition_pass(
-        table, items, moments, policy, session.is_move, job.voice, labels, cache_dir
+        table, items, moments, policy, session.is_move, job.voice, labels, cache_dir, **extra
     )
     front_seconds = getattr(recogniser, "front_seconds", 0.0)
     played: list[Played] = []
