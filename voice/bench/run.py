@@ -152,8 +152,11 @@ class Table:
         condition: Condition,
         seed: int,
         babble: Callable[[int, int], np.ndarray],
+        keyword: str = "",
     ) -> None:
         self.recogniser = recogniser
+        self.keyword = keyword
+        """Push-to-talk: what the players say before every sentence meant for the game."""
         self.condition = condition
         self.seed = seed
         self._babble = babble
@@ -161,6 +164,10 @@ class Table:
         self.busy_until = 0.0  # stream time at which the recogniser is done computing
         self.stats = TableStats()
         self._count = 0
+
+    def addressed(self, text: str) -> str:
+        """``text`` as a player says it to the game (after the keyword, if there is one)."""
+        return f"{self.keyword}, {text}" if self.keyword else text
 
     def _noise(self, length: int) -> np.ndarray:
         self._count += 1
@@ -236,7 +243,8 @@ def recognition_pass(
     for item in items:
         moment = moments[item.moment]
         table.recogniser.set_phrases(moment.phrases)
-        clip = audio.synthesise(item.text, voice, cache_dir)
+        said = item.text if item.kind == "table_talk" else table.addressed(item.text)
+        clip = audio.synthesise(said, voice, cache_dir)
         results, speech_start, _ = table.say(clip)
         answer: Decided | None = None
         for decided in results:
@@ -480,7 +488,7 @@ def _say_once(
     phrases of the moment, handed to the session; its latency and any confirmation are
     counted into ``result``."""
     table.recogniser.set_phrases(session.phrases())
-    clip = audio.synthesise(text, voice, cache_dir)
+    clip = audio.synthesise(table.addressed(text), voice, cache_dir)
     results, speech_start, _ = table.say(clip)
     result.utterances += 1
     answered = False

@@ -445,6 +445,8 @@ class SphinxRecogniser(Recogniser):
                 + IN_GRAMMAR_BIAS
             )
             self.details.update(ratio=ratio, phone_distance=distance)
+            if self._loop is not None and not self._loop[1]:
+                in_grammar = 0.0  # the phone loop heard no phone at all: nothing was said
         if end - self._utt_start > LONG_UTTERANCE:
             in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)
         posteriors = _posteriors(sentences)
