@@ -94,3 +94,17 @@ def test_in_steady_noise_the_vad_calls_speech_an_utterance_still_ends() -> None:
     trailing = run(ep, [noise] * 10)  # and stops
     assert trailing[-1][1] >= 0.18  # (the level is smoothed over four frames)
     assert ep.noise_floor() is not None and abs(ep.noise_floor() - level_db(noise)) < 1
+
+
+def test_how_far_the_utterance_stands_above_the_room() -> None:
+    """The player near the microphone is well above the room; voices further away are not
+    (the recogniser trusts such an utterance too little to act on it)."""
+    ep = Endpointer(fake_vad, 0.03)
+    assert ep.speech_over_floor() is None
+    run(ep, [frame(300, False)] * 40 + [frame(3000, True)] * 20)
+    near = ep.speech_over_floor()
+    assert near is not None and 19 < near < 21  # ten times the amplitude: 20 dB
+    ep.end()
+    run(ep, [frame(300, False)] * 40 + [frame(450, True)] * 20)
+    far = ep.speech_over_floor()
+    assert far is not None and far < 7

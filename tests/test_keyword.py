@@ -65,3 +65,27 @@ def test_no_keyword_leaves_the_recogniser_alone() -> None:
     assert with_keyword(engine, "en", "") is engine
     with pytest.raises(ValueError):
         KeywordRecogniser(engine, " , ")
+
+
+def test_the_keyword_is_a_front_end_option_of_every_command() -> None:
+    import argparse
+
+    from voice.recognition.frontend import (
+        DEFAULT,
+        add_front_end_arguments,
+        parse_spec,
+        settings_from,
+        with_front_end,
+    )
+
+    parser = argparse.ArgumentParser()
+    add_front_end_arguments(parser)
+    assert settings_from(parser.parse_args([])).keyword == ""
+    assert settings_from(parser.parse_args(["--keyword"])).keyword == "default"
+    own = settings_from(parser.parse_args(["--keyword", "Robo"]))
+    assert own.keyword == "Robo" and "keyword" in own.label
+    assert parse_spec("speex+ns2+keyword").keyword == "default"
+    engine = Engine()
+    heard = with_front_end(engine, own, "de")
+    assert isinstance(heard, KeywordRecogniser) and heard.keyword == "robo"
+    assert with_front_end(engine, DEFAULT, "de") is not heard

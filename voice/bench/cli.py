@@ -51,16 +51,8 @@ def add_bench_parser(commands: Any) -> None:
         "--front-ends",
         metavar="SPEC,...",
         help="compare front ends, each written as raw or parts joined by + (ns2, agc3, "
-        "speex, silero), e.g. raw,ns2,ns2+agc3,silero (instead of the options above)",
-    )
-    bench.add_argument(
-        "--keyword",
-        metavar="WORDS",
-        help="push-to-talk: every sentence for the game starts with a keyword (default: "
-        "the language's, 'Spielleiter' / 'game master'; or WORDS); table talk does not",
-        nargs="?",
-        const="default",
-        default="",
+        "below30, speex, silero, keyword), e.g. raw,ns2,ns2+agc3,silero (instead of the "
+        "options above); with keyword the players say it before every sentence",
     )
     bench.add_argument("--out", type=Path, default=Path("bench-results"), help="output folder")
     bench.add_argument("--quick", action="store_true", help="a small smoke run (CI)")
@@ -136,7 +128,6 @@ def run_bench_command(args: argparse.Namespace) -> int:
         model_dir=args.model,
         cache_dir=args.cache or cache_dir() / "bench",
         command="farbspiel " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-        keyword=args.keyword or "",
     )
     voices = dict(options.voices)
     for lang, given in (("de", args.voices_de), ("en", args.voices_en)):

@@ -67,9 +67,6 @@ class BenchOptions:
     model_dir: Path | None = None
     cache_dir: Path | None = None
     command: str = "farbspiel bench"
-    keyword: str = ""
-    """Push-to-talk by keyword: ``default`` (the language's, see
-    :mod:`voice.recognition.keyword`), a keyword of one's own, or "" (none)."""
 
 
 class BenchError(FarbspielError, RuntimeError):
@@ -106,21 +103,17 @@ def open_engine(
     lang: str,
     model_dir: Path | None,
     front_end: FrontEndSettings = DEFAULT_FRONT_END,
-    keyword: str = "",
 ) -> Recogniser:
-    from voice.recognition.keyword import with_keyword
-
     if engine == "sphinx":
         from voice.recognition.sphinx import SphinxRecogniser
 
-        inner = with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end)
-        return with_keyword(inner, lang, keyword)
+        return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end, lang)
     import voice.recognition.engines
 
     opener = getattr(voice.recognition.engines, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
-    return with_keyword(with_front_end(opener(engine, lang, model_dir), front_end), lang, keyword)
+    return with_front_end(opener(engine, lang, model_dir), front_end, lang)
 
 
 @cache
@@ -171,12 +164,10 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     seed = audio.seed_of(job.engine, job.lang, job.voice.label, job.condition.label, options.seed)
     if job.game != "alle-meine-farben":
         seed = audio.seed_of(seed, job.game)
-    recogniser = open_engine(
-        job.engine, job.lang, options.model_dir, job.front_end, options.keyword
-    )
+    recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
     policy = PlayPolicy(session.parser)
-    table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, options))
+    table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, job.front_end))
     same = getattr(game, "canonical", None)
     extra = {"canonical": same} if same is not None else {}
     heard = recognition_pass(
@@ -185,9 +176,7 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     front_seconds = getattr(recogniser, "front_seconds", 0.0)
     played: list[Played] = []
     if options.play:
-        recogniser = open_engine(
-            job.engine, job.lang, options.model_dir, job.front_end, options.keyword
-        )
+        recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
         table.recogniser = recogniser
         if job.game == "alle-meine-farben":
             played = play_pass(table, game, job.voice, labels, cache_dir, options.moves_limit)
@@ -204,12 +193,13 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     return heard, played, stats
 
 
-def _spoken_keyword(lang: str, options: BenchOptions) -> str:
+def _spoken_keyword(lang: str, front_end: FrontEndSettings) -> str:
+    """What the simulated players say before every sentence for the game."""
     from voice.recognition.keyword import KEYWORDS
 
-    if not options.keyword:
+    if not front_end.keyword:
         return ""
-    return KEYWORDS[lang] if options.keyword == "default" else options.keyword
+    return KEYWORDS[lang] if front_end.keyword == "default" else front_end.keyword
 
 
 def jobs(options: BenchOptions, note: Callable[[str], None]) -> list[_Job]:
@@ -287,11 +277,12 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
         ),
         "games": ", ".join(options.games),
         "front end": "; ".join(f.label for f in options.front_ends),
-        "push-to-talk": (
-            f"keyword ({', '.join(_spoken_keyword(lang, options) for lang in options.langs)})"
-            if options.keyword
-            else "off"
-        ),
+        "push-to-talk": "; ".join(
+            f"{f.label}: keyword {', '.join(_spoken_keyword(lang, f) for lang in options.langs)}"
+            for f in options.front_ends
+            if f.keyword
+        )
+        or "off",
         "seconds": round(elapsed),
         "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
         f"start, {_load()} at the end (compute is counted as CPU time, see README)",

@@ -144,6 +144,15 @@ class Endpointer:
             floors.append(float(np.percentile(self._recent_levels, self.floor_percentile)))
         return min(floors, default=None)
 
+    def speech_over_floor(self) -> float | None:
+        """How far the utterance so far stands above the room (dB: the median of its
+        louder half of frames over the noise floor); None until both are known."""
+        floor = self.noise_floor()
+        if floor is None or len(self._levels) < 5:
+            return None
+        louder = sorted(self._levels)[len(self._levels) // 2 :]
+        return louder[len(louder) // 2] - floor
+
     def _quiet(self, level: float, smoothed: float) -> bool:
         floor = self.noise_floor()
         if floor is not None and min(level, smoothed) < floor + self.quiet_margin:
