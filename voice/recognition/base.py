@@ -72,10 +72,8 @@ class Thresholds:
     measures confidence on a scale of its own. The defaults are pocketsphinx's, fitted on
     the benchmark (voice/bench/README.md)."""
 
-    act: float = 0.93
-    """Moves at least this sure are applied at once (measured on the benchmark's quiet
-    room and pink 10 dB, 648 moves said: from 0.97 to 0.93 the moves applied at once
-    went from 164 to 302, the wrong ones among them from 3 to 4)."""
+    act: float = 0.97
+    """Moves at least this sure are applied at once."""
 
     confirm: float = 0.5
     """Moves at least this sure (and below ``act``) are confirmed first."""
