@@ -323,17 +323,4 @@ class ReferencePlay:
         ]
 
 
-def same_move(applied: Mapping[str, Any] | None, intended: Action) -> bool:
-    """Whether the applied action (as JSON) is the intended one."""
-    if not applied or applied.get("name") != intended.name:
-        return False
-    args = dict(applied.get("args", {}))
-    want = dict(intended.args)
-    if intended.name == "guess":
-        return normalize(str(args.get("text", ""))) == normalize(str(want.get("text", "")))
-    if intended.name == "stack":
-        args.pop("player", None)
-    return args == want
-
-
-__all__ = ["COLOURS", "GAMES", "Planned", "ReferencePlay", "same_move"]
+__all__ = ["COLOURS", "GAMES", "Planned", "ReferencePlay"]
