@@ -81,7 +81,7 @@ def test_the_keyword_is_a_front_end_option_of_every_command() -> None:
     parser = argparse.ArgumentParser()
     add_front_end_arguments(parser)
     assert settings_from(parser.parse_args([])).keyword == ""
-    assert settings_from(parser.parse_args(["--keyword"])).keyword == "default"
+    assert settings_from(parser.parse_args(["--push-to-talk"])).keyword == "default"
     own = settings_from(parser.parse_args(["--keyword", "Robo"]))
     assert own.keyword == "Robo" and "keyword" in own.label
     assert parse_spec("speex+ns2+keyword").keyword == "default"

@@ -326,14 +326,18 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         help=f"how pocketsphinx finds where speech starts and ends (default {default.vad})",
     )
     parser.add_argument(
+        "--push-to-talk",
+        action="store_true",
+        default=default.keyword == "default",
+        help="push-to-talk by keyword: only sentences that begin with 'Spielleiter' "
+        "(German) or 'game master' (English) are for the game; for a table where others "
+        "talk a lot",
+    )
+    parser.add_argument(
         "--keyword",
-        nargs="?",
-        const="default",
-        default=default.keyword,
         metavar="WORDS",
-        help="push-to-talk by keyword: only sentences that begin with it are for the game "
-        "(without WORDS: 'Spielleiter' in German, 'game master' in English); for a table "
-        "where others talk a lot",
+        default=default.keyword if default.keyword != "default" else "",
+        help="push-to-talk with a keyword of your own instead",
     )
 
 
@@ -345,7 +349,8 @@ def settings_from(args: Any) -> FrontEndSettings:
         str(getattr(args, "suppressor", DEFAULT.suppressor)),
         str(getattr(args, "vad", DEFAULT.vad)),
         int(getattr(args, "suppress_below", DEFAULT.below_snr)),
-        keyword=str(getattr(args, "keyword", "") or ""),
+        keyword=str(getattr(args, "keyword", "") or "")
+        or ("default" if getattr(args, "push_to_talk", False) else ""),
     )
 
 
