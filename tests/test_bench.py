@@ -87,6 +87,36 @@ def test_pantone_corpus_has_numbers_guesses_wrong_guesses_pass_and_penalties(
         assert set(plain) <= set(moment.phrases)
 
 
+def test_the_scorer_counts_one_card_or_side_said_two_ways_as_one_meaning(references) -> None:
+    """An alias and the name of one card are one guess; "the upper one" is the word on top;
+    another card, or the other side, stays another meaning."""
+    ref, moments, _ = references[("pantone", "de")]
+    moment = next(m for m in moments.values() if ref.actions[m.number].name == "guess")
+    game = ref.game_at(moment.number)
+    with_alias = [c for c in game.deck if c.aliases]
+    card = with_alias[0]
+    other = with_alias[1]
+
+    def guess(name: str) -> tuple:
+        return ("guess", (("character", name),))
+
+    assert ref.canonical(guess(card.name), moment) == ref.canonical(guess(card.aliases[0]), moment)
+    assert ref.canonical(guess(card.name), moment) != ref.canonical(guess(other.name), moment)
+    step = ref.actions[moment.number]
+    said = {"name": "guess", "args": {"text": card.aliases[0], "name": card.aliases[0]}}
+    named = {"name": "guess", "args": {"text": card.name, "name": card.name}}
+    assert ref.move_key(said, moment.number) == ref.move_key(named, moment.number)
+    assert ref.move_key(step.to_json(), moment.number) != ref.move_key(
+        {"name": "pass", "args": {}}, moment.number
+    )
+    ref, moments, _ = references[("farben", "en")]
+    moment = next(m for m in moments.values() if ref.actions[m.number].name == "side")
+    word = ref.actions[moment.number].args["word"]
+    sides = [ref.canonical(("choose_side", (("side", n),)), moment) for n in (1, 2)]
+    assert ("choose_side", (("word", word),)) in sides
+    assert sides[0] != sides[1]
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_table_talk_and_babble_do_not_overlap(lang: str) -> None:
     data = corpus_data(lang)

@@ -156,3 +156,15 @@ def test_an_utterance_longer_than_any_command_is_never_trusted_enough_to_act(
     total = long.confidence + sum(a.confidence for a in long.alternatives)
     assert total <= sphinx.LONG_UTTERANCE_CONFIDENCE + 1e-9
     assert sphinx.LONG_UTTERANCE_CONFIDENCE < min(Thresholds().act, Thresholds().affirm)
+
+
+def test_a_voice_barely_above_the_room_is_never_acted_on(tmp_path: Path) -> None:
+    """Someone across a loud room (3 dB over its noise) is not the player at the
+    microphone: whatever the recogniser makes of it, it is trusted too little to act."""
+    recogniser = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
+    recogniser.set_phrases(play_phrases("en"))
+    hear(recogniser, utterance("hello everybody, let's play", "en-us", seed=9, snr=3))
+    heard = hear(recogniser, utterance("I pass", "en-us", seed=3, snr=3))
+    heard += hear(recogniser, utterance("yellow", "en-us", seed=5, snr=3))
+    assert [t for t in heard if t.text]
+    assert all(t.confidence < Thresholds().ignore for t in heard)

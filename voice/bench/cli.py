@@ -51,7 +51,8 @@ def add_bench_parser(commands: Any) -> None:
         "--front-ends",
         metavar="SPEC,...",
         help="compare front ends, each written as raw or parts joined by + (ns2, agc3, "
-        "speex, silero), e.g. raw,ns2,ns2+agc3,silero (instead of the options above)",
+        "below30, speex, silero, keyword), e.g. raw,ns2,ns2+agc3,silero (instead of the "
+        "options above); with keyword the players say it before every sentence",
     )
     bench.add_argument("--out", type=Path, default=Path("bench-results"), help="output folder")
     bench.add_argument("--quick", action="store_true", help="a small smoke run (CI)")

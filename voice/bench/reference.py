@@ -67,6 +67,7 @@ class ReferencePlay:
             forms = {normalize(f) for card in self._deck() for f in card.forms}
             self.outside = [n for n in data["outside"] if normalize(n) not in forms]
         self.actions = self._play()
+        self._games: dict[int, Any] = {}
 
     # --- the game ------------------------------------------------------------------------
     def setup(self) -> Setup:
@@ -90,6 +91,61 @@ class ReferencePlay:
 
     def new_session(self) -> Session:
         return self.session_at(0)
+
+    def game_at(self, before: int) -> Any:
+        """The engine as it stands before ``actions[before]`` (kept; do not change it)."""
+        if before not in self._games:
+            self._games[before] = self.session_at(before).game
+        return self._games[before]
+
+    def canonical(self, meaning: Any, moment: Moment) -> Any:
+        """A meaning as the game at ``moment`` takes it, so that two ways of saying the
+        same thing compare equal: a character by the deck card it names (an alias is the
+        same card as the name; a character outside the deck by its own first name), a
+        side of the word card ("the upper one") by its word."""
+        if meaning is None or moment.number is None:
+            return meaning
+        name, slots = meaning
+        values = dict(slots)
+        game = self.game_at(moment.number)
+        if "character" in values:
+            values["character"] = self._character(str(values["character"]), game)
+        if name == "choose_side" and "side" in values:
+            event = game.describe(Action("side", {"side": values.pop("side")}))
+            values["word"] = event.data.get("word")
+        return (name, tuple(sorted(values.items(), key=lambda kv: kv[0])))
+
+    def _character(self, text: str, game: Any) -> tuple[str, Any]:
+        card = game.card_named(text)  # as the session decides a guess (action_for)
+        if card is not None:
+            return ("card", card)
+        from games.pantone_deck import famous_characters
+
+        key = normalize(text)
+        for other in famous_characters(self.lang):
+            if key in {normalize(f) for f in other.forms}:
+                return ("other", normalize(other.name))
+        return ("other", key)
+
+    def move_key(self, action: Mapping[str, Any] | None, before: int) -> Any:
+        """What a move (as JSON) does to the game before ``actions[before]``: a guess by the
+        card it names (``None``: a wrong guess that names no card of the deck, whatever
+        its words), a side by its word, a stack without who chose it."""
+        if not action:
+            return None
+        name = action.get("name")
+        args = dict(action.get("args", {}))
+        if name == "guess":
+            game = self.game_at(before)
+            text = str(args.get("text", ""))
+            card = args["card"] if "card" in args else game.card_named(text)
+            return ("guess", card)
+        if name == "side" and "side" in args:
+            event = self.game_at(before).describe(Action("side", args))
+            args = {"word": event.data.get("word")}
+        if name == "stack":
+            args.pop("player", None)
+        return (name, tuple(sorted(args.items(), key=lambda kv: kv[0])))
 
     def _play(self) -> list[Action]:
         rng = random.Random(f"{self.game}|{self.lang}|{self.seed}")
@@ -267,17 +323,4 @@ class ReferencePlay:
         ]
 
 
-def same_move(applied: Mapping[str, Any] | None, intended: Action) -> bool:
-    """Whether the applied action (as JSON) is the intended one."""
-    if not applied or applied.get("name") != intended.name:
-        return False
-    args = dict(applied.get("args", {}))
-    want = dict(intended.args)
-    if intended.name == "guess":
-        return normalize(str(args.get("text", ""))) == normalize(str(want.get("text", "")))
-    if intended.name == "stack":
-        args.pop("player", None)
-    return args == want
-
-
-__all__ = ["COLOURS", "GAMES", "Planned", "ReferencePlay", "same_move"]
+__all__ = ["COLOURS", "GAMES", "Planned", "ReferencePlay"]

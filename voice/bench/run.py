@@ -152,8 +152,11 @@ class Table:
         condition: Condition,
         seed: int,
         babble: Callable[[int, int], np.ndarray],
+        keyword: str = "",
     ) -> None:
         self.recogniser = recogniser
+        self.keyword = keyword
+        """Push-to-talk: what the players say before every sentence meant for the game."""
         self.condition = condition
         self.seed = seed
         self._babble = babble
@@ -161,6 +164,10 @@ class Table:
         self.busy_until = 0.0  # stream time at which the recogniser is done computing
         self.stats = TableStats()
         self._count = 0
+
+    def addressed(self, text: str) -> str:
+        """``text`` as a player says it to the game (after the keyword, if there is one)."""
+        return f"{self.keyword}, {text}" if self.keyword else text
 
     def _noise(self, length: int) -> np.ndarray:
         self._count += 1
@@ -228,12 +235,16 @@ def recognition_pass(
     voice: Voice,
     labels: dict[str, str],
     cache_dir: Any,
+    canonical: Callable[[Any, Moment], Any] = lambda meaning, moment: meaning,
 ) -> list[Heard]:
+    """``canonical``: a meaning as the game takes it at a moment (two names of one card
+    are one meaning); the meanings of the parser as they are by default."""
     out: list[Heard] = []
     for item in items:
         moment = moments[item.moment]
         table.recogniser.set_phrases(moment.phrases)
-        clip = audio.synthesise(item.text, voice, cache_dir)
+        said = item.text if item.kind == "table_talk" else table.addressed(item.text)
+        clip = audio.synthesise(said, voice, cache_dir)
         results, speech_start, _ = table.say(clip)
         answer: Decided | None = None
         for decided in results:
@@ -260,7 +271,7 @@ def recognition_pass(
                 meaning = meaning_of(verdict.intent, moment.phase.slots)
                 intent_name = verdict.intent.name
         if item.expected is not None:
-            correct = meaning == item.expected
+            correct = canonical(meaning, moment) == canonical(item.expected, moment)
         else:  # a wrong guess the grammar cannot say: right if no guess is taken from it
             correct = item.kind == "wrong_guess" and not (
                 intent_name == "guess" and decision in ("act", "confirm")
@@ -414,8 +425,6 @@ def play_reference(
 ) -> list[Played]:
     """The play pass of a Farben or Pantone reference game (:mod:`voice.bench.reference`):
     the planned moves, played by voice from where the reference game stands."""
-    from voice.bench.reference import same_move
-
     lang = ref.lang
     data = corpus_data(lang)
     answers = {"yes": list(data["yes"]), "no": list(data["no"])}
@@ -431,6 +440,8 @@ def play_reference(
             session = ref.session_at(step.before, recorder)
         result = Played(labels["engine"], lang, voice.label, table.condition.label, step.key)
         result.game = ref.game
+        # the same move however it is said: a card by any of its names, a side by its word
+        intended = ref.move_key(step.intended.to_json(), step.before)
         while not result.done and result.utterances < MAX_ATTEMPTS * 2:
             if session.paused:
                 session.hear({"de": "weiter", "en": "continue"}[lang])
@@ -442,7 +453,7 @@ def play_reference(
                 right = (
                     kind == "move"
                     and proposed is not None
-                    and same_move(proposed.to_json(), step.intended)
+                    and ref.move_key(proposed.to_json(), step.before) == intended
                 )
                 pool = answers["yes" if right else "no"]
                 text = pool[spoken % len(pool)]
@@ -452,7 +463,7 @@ def play_reference(
             before = len(session.actions)
             _say_once(session, table, text, voice, cache_dir, recorder, result)
             if len(session.actions) > before:
-                if same_move(session.actions[-1].to_json(), step.intended):
+                if ref.move_key(session.actions[-1].to_json(), step.before) == intended:
                     result.done = True
                 else:
                     result.wrong_applied += 1  # taken back by the table (typed)
@@ -477,7 +488,7 @@ def _say_once(
     phrases of the moment, handed to the session; its latency and any confirmation are
     counted into ``result``."""
     table.recogniser.set_phrases(session.phrases())
-    clip = audio.synthesise(text, voice, cache_dir)
+    clip = audio.synthesise(table.addressed(text), voice, cache_dir)
     results, speech_start, _ = table.say(clip)
     result.utterances += 1
     answered = False

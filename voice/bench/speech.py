@@ -107,13 +107,13 @@ def open_engine(
     if engine == "sphinx":
         from voice.recognition.sphinx import SphinxRecogniser
 
-        return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end)
+        return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end, lang)
     import voice.recognition.engines
 
     opener = getattr(voice.recognition.engines, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
-    return with_front_end(opener(engine, lang, model_dir), front_end)
+    return with_front_end(opener(engine, lang, model_dir), front_end, lang)
 
 
 @cache
@@ -167,9 +167,11 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
     policy = PlayPolicy(session.parser)
-    table = Table(recogniser, job.condition, seed, babble)
+    table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, job.front_end))
+    same = getattr(game, "canonical", None)
+    extra = {"canonical": same} if same is not None else {}
     heard = recognition_pass(
-        table, items, moments, policy, session.is_move, job.voice, labels, cache_dir
+        table, items, moments, policy, session.is_move, job.voice, labels, cache_dir, **extra
     )
     front_seconds = getattr(recogniser, "front_seconds", 0.0)
     played: list[Played] = []
@@ -189,6 +191,15 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
         "noise_accepted": table.stats.noise_accepted,
     }
     return heard, played, stats
+
+
+def _spoken_keyword(lang: str, front_end: FrontEndSettings) -> str:
+    """What the simulated players say before every sentence for the game."""
+    from voice.recognition.keyword import KEYWORDS
+
+    if not front_end.keyword:
+        return ""
+    return KEYWORDS[lang] if front_end.keyword == "default" else front_end.keyword
 
 
 def jobs(options: BenchOptions, note: Callable[[str], None]) -> list[_Job]:
@@ -266,6 +277,12 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
         ),
         "games": ", ".join(options.games),
         "front end": "; ".join(f.label for f in options.front_ends),
+        "push-to-talk": "; ".join(
+            f"{f.label}: keyword {', '.join(_spoken_keyword(lang, f) for lang in options.langs)}"
+            for f in options.front_ends
+            if f.keyword
+        )
+        or "off",
         "seconds": round(elapsed),
         "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
         f"start, {_load()} at the end (compute is counted as CPU time, see README)",

@@ -67,6 +67,7 @@ class Endpointer:
         recent_seconds: float = 5.0,
         floor_percentile: float = 10.0,
         smooth_frames: int = 4,
+        resume_frames: int = 3,
     ) -> None:
         self._is_speech = is_speech
         self.frame_seconds = frame_seconds
@@ -76,6 +77,8 @@ class Endpointer:
         self.in_utterance = False
         self._trailing = 0
         self._length = 0
+        self.resume_frames = max(1, resume_frames)
+        self._loud = 0  # frames in a row that were not quiet, once a pause began
         self.quiet_margin = quiet_margin
         self.below_speech = below_speech
         self._levels: list[float] = []  # frame levels of the current utterance
@@ -92,7 +95,7 @@ class Endpointer:
         self._recent.clear()
         self._preroll.clear()
         self.in_utterance = False
-        self._trailing = 0
+        self._trailing = self._loud = 0
         self._length = 0
 
     def process(self, frame: bytes) -> Frame:
@@ -105,7 +108,15 @@ class Endpointer:
             self._length += 1
             self._levels.append(level)
             quiet = not speech or self._quiet(level, smoothed)
-            self._trailing = self._trailing + 1 if quiet else 0
+            if quiet:
+                self._trailing += 1
+                self._loud = 0
+            else:
+                # a pause ends only when speech resumes for a few frames in a row: in
+                # noise, single frames above the floor would otherwise keep it open
+                self._loud += 1
+                if self._loud >= self.resume_frames:
+                    self._trailing = 0
             return Frame(
                 Step.SPEECH, frame, self._seconds(self._trailing), self._seconds(self._length)
             )
@@ -121,7 +132,7 @@ class Endpointer:
         self._preroll.clear()
         self._recent.clear()
         self.in_utterance = True
-        self._trailing = 0
+        self._trailing = self._loud = 0
         return Frame(Step.START, audio, 0.0, self._seconds(self._length))
 
     def noise_floor(self) -> float | None:
@@ -132,6 +143,15 @@ class Endpointer:
         if len(self._recent_levels) * self.frame_seconds >= 1.0:
             floors.append(float(np.percentile(self._recent_levels, self.floor_percentile)))
         return min(floors, default=None)
+
+    def speech_over_floor(self) -> float | None:
+        """How far the utterance so far stands above the room (dB: the median of its
+        louder half of frames over the noise floor); None until both are known."""
+        floor = self.noise_floor()
+        if floor is None or len(self._levels) < 5:
+            return None
+        louder = sorted(self._levels)[len(self._levels) // 2 :]
+        return louder[len(louder) // 2] - floor
 
     def _quiet(self, level: float, smoothed: float) -> bool:
         floor = self.noise_floor()
@@ -145,7 +165,7 @@ class Endpointer:
     def end(self) -> None:
         """The utterance was closed by the caller; listen for the next one."""
         self.in_utterance = False
-        self._trailing = 0
+        self._trailing = self._loud = 0
         self._length = 0
         self._recent.clear()
 

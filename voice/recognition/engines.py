@@ -49,7 +49,7 @@ def open_recogniser(
     from voice.recognition.frontend import DEFAULT, with_front_end
 
     settings = front_end or DEFAULT
-    return with_front_end(_open(asr, lang, model_dir, notify, settings.vad), settings)
+    return with_front_end(_open(asr, lang, model_dir, notify, settings.vad), settings, lang)
 
 
 def _open(

@@ -56,6 +56,9 @@ class FrontEndSettings:
     """0: noise suppression always works; else only while the room's signal-to-noise
     ratio (estimated from the stream) is below this many dB: in a quiet room the
     suppressor removes parts of words (measured, voice/bench/README.md)."""
+    keyword: str = ""
+    """Push-to-talk by keyword (:mod:`voice.recognition.keyword`): ``""`` off,
+    ``"default"`` the language's ("Spielleiter" / "game master"), or the words."""
 
     def __post_init__(self) -> None:
         if self.noise_suppression not in NOISE_LEVELS:
@@ -83,6 +86,8 @@ class FrontEndSettings:
             parts.append(f"{self.suppressor} agc{self.auto_gain}")
         if self.vad != "webrtc":
             parts.append(f"{self.vad} vad")
+        if self.keyword:
+            parts.append("keyword" if self.keyword == "default" else f"keyword {self.keyword!r}")
         return " + ".join(parts) or "raw"
 
 
@@ -312,6 +317,20 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         choices=VADS,
         default=default.vad,
     )
+    parser.add_argument(
+        "--push-to-talk",
+        action="store_true",
+        default=default.keyword == "default",
+        help="push-to-talk by keyword: only sentences that begin with 'Spielleiter' "
+        "(German) or 'game master' (English) are for the game; for a table where others "
+        "talk a lot",
+    )
+    parser.add_argument(
+        "--keyword",
+        metavar="WORDS",
+        default=default.keyword if default.keyword != "default" else "",
+        help="push-to-talk with a keyword of your own instead",
+    )
 
 
 def settings_from(args: Any) -> FrontEndSettings:
@@ -322,12 +341,22 @@ def settings_from(args: Any) -> FrontEndSettings:
         str(getattr(args, "suppressor", DEFAULT.suppressor)),
         str(getattr(args, "vad", DEFAULT.vad)),
         int(getattr(args, "suppress_below", DEFAULT.below_snr)),
+        keyword=str(getattr(args, "keyword", "") or "")
+        or ("default" if getattr(args, "push_to_talk", False) else ""),
     )
 
 
-def with_front_end(recogniser: Recogniser, settings: FrontEndSettings) -> Recogniser:
-    """``recogniser`` hearing through the front end (itself when nothing cleans)."""
-    return CleanRecogniser(recogniser, settings) if settings.cleans else recogniser
+def with_front_end(
+    recogniser: Recogniser, settings: FrontEndSettings, lang: str | None = None
+) -> Recogniser:
+    """``recogniser`` hearing through the front end (itself when nothing cleans), behind
+    the keyword of ``lang`` when the settings ask for push-to-talk."""
+    from voice.recognition.keyword import with_keyword
+
+    cleaned = CleanRecogniser(recogniser, settings) if settings.cleans else recogniser
+    if settings.keyword and lang is not None:
+        return with_keyword(cleaned, lang, settings.keyword)
+    return cleaned
 
 
 def parse_spec(spec: str) -> FrontEndSettings:
@@ -351,9 +380,11 @@ def parse_spec(spec: str) -> FrontEndSettings:
             values["suppressor"] = part
         elif part in VADS:
             values["vad"] = part
+        elif part == "keyword":
+            values["keyword"] = "default"
         else:
             raise ValueError(
                 f"{spec!r}: write a front end as raw or parts joined by + "
-                "(ns0-ns4, agc0-agc31, below0-below60, webrtc, speex, silero)"
+                "(ns0-ns4, agc0-agc31, below0-below60, webrtc, speex, silero, keyword)"
             )
     return FrontEndSettings(**values)

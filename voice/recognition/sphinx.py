@@ -88,6 +88,13 @@ LONG_UTTERANCE_CONFIDENCE = 0.7
 """The most such a mixed utterance may be trusted: a move is then confirmed first, never
 applied at once, and a "yes" in it is not taken (measured in babble at 10 dB: wrong
 moves applied at confidences up to 1.0 from utterances of 5-10 s)."""
+NEAR_TALKER_DB = 7.0
+"""An utterance whose speech stands less than this many dB above the room's noise floor
+is not the player at the microphone but the room: other people talking further away
+(measured at babble 10 dB: the player's utterances 9.8-15 dB above the floor, at pink
+10 dB 17-25 dB; utterances the babble made alone 4.3-5.6 dB)."""
+FAR_TALKER_CONFIDENCE = 0.29
+"""The most such an utterance may be trusted: below the play policy's ``ignore``."""
 MAX_GUESSES = 3
 """At most this many short pauses per utterance are decoded early; after that only pauses
 as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
@@ -399,6 +406,7 @@ class SphinxRecogniser(Recogniser):
         return self._samples / SAMPLE_RATE
 
     def _end_utterance(self) -> Transcript:
+        over_floor = self._endpointer.speech_over_floor()
         self._endpointer.end()
         if self._guess is None:
             self._decode()
@@ -409,34 +417,31 @@ class SphinxRecogniser(Recogniser):
         end = self._now()
         frames = max(1, self._decoder.n_frames())
         hyp = self._decoder.hyp()
-        sentences, partial = self._nbest_scores()
         self.details = {
             "start": self._utt_start,
             "frames": frames,
             "hyp": self._spell(hyp.hypstr) if hyp is not None else "",
-            "partial": partial,
+            "over_floor": over_floor,
         }
         if hyp is None:
             return Transcript("", 0.0, end=end)
+        in_grammar = self._in_grammar(hyp, end - self._utt_start, over_floor)
         phrase = self._phrase(hyp.hypstr)
+        if in_grammar < self.thresholds.ignore:
+            # ignored whatever the n-best list says (its sentences share this bound), so
+            # its lattice is not built: for a large grammar in noise or babble that costs
+            # seconds (measured: Pantone's guesses at babble 10 dB fell 12-18 s behind)
+            sentences: dict[str, float] = {phrase: 0.0} if phrase is not None else {}
+            partial = None
+        else:
+            sentences, partial = self._nbest_scores()
+        self.details["partial"] = partial
         if phrase is not None:  # the Viterbi winner heads the list, however the lattice scored it
             sentences[phrase] = max(sentences.values(), default=0.0)
         elif sentences:  # the best path stopped half-way through a sentence: next best
             phrase = max(sentences, key=lambda p: sentences[p])
         else:  # nothing, or stuck half-way through every sentence
             return Transcript("", 0.0, end=end)
-        in_grammar = 1.0
-        if self._phones is not None:
-            ratio, distance, length = self._fit_to_phones(hyp)
-            in_grammar = _sigmoid(
-                IN_GRAMMAR_RATIO * ratio
-                + IN_GRAMMAR_DISTANCE * distance
-                + IN_GRAMMAR_LENGTH * length
-                + IN_GRAMMAR_BIAS
-            )
-            self.details.update(ratio=ratio, phone_distance=distance)
-        if end - self._utt_start > LONG_UTTERANCE:
-            in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)
         posteriors = _posteriors(sentences)
         self.details["best"] = sentences[phrase]
         self.details["posteriors"] = posteriors
@@ -452,6 +457,27 @@ class SphinxRecogniser(Recogniser):
             end=end,
             alternatives=alternatives,
         )
+
+    def _in_grammar(self, hyp: Any, seconds: float, over_floor: float | None) -> float:
+        """The probability that a sentence of the grammar was said at all (see the
+        module's docstring), capped for mixed-up long utterances and far talkers."""
+        in_grammar = 1.0
+        if self._phones is not None:
+            ratio, distance, length = self._fit_to_phones(hyp)
+            in_grammar = _sigmoid(
+                IN_GRAMMAR_RATIO * ratio
+                + IN_GRAMMAR_DISTANCE * distance
+                + IN_GRAMMAR_LENGTH * length
+                + IN_GRAMMAR_BIAS
+            )
+            self.details.update(ratio=ratio, phone_distance=distance)
+            if self._loop is not None and not self._loop[1]:
+                in_grammar = 0.0  # the phone loop heard no phone at all: nothing was said
+        if seconds > LONG_UTTERANCE:
+            in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)
+        if over_floor is not None and over_floor < NEAR_TALKER_DB:
+            in_grammar = min(in_grammar, FAR_TALKER_CONFIDENCE)
+        return in_grammar
 
     def _fit_to_phones(self, hyp: Any) -> tuple[float, float, float]:
         """How well the grammar's best path explains the sounds, compared with free
