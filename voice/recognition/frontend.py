@@ -321,15 +321,11 @@ def add_front_end_arguments(parser: Any, default: FrontEndSettings = DEFAULT) ->
         "--push-to-talk",
         action="store_true",
         default=default.keyword == "default",
-        help="push-to-talk by keyword: only sentences that begin with 'Spielleiter' "
-        "(German) or 'game master' (English) are for the game; for a table where others "
-        "talk a lot",
     )
     parser.add_argument(
         "--keyword",
         metavar="WORDS",
         default=default.keyword if default.keyword != "default" else "",
-        help="push-to-talk with a keyword of your own instead",
     )
 
 
