@@ -226,15 +226,9 @@ class AlleMeineFarben(Game):
         return [Event("assistant_cards_known", data), self._turn_event()]
 
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
-        due = self._due_timer()
-        if due is None or dict(args) != dict(due.action.args):
-            raise NotNow("stale_timer")
+        self._timer_for(args)
         self.asked += 1
         return [self._cards_wanted()]
-
-    def timers(self) -> list[Timer]:
-        due = self._due_timer()
-        return [due] if due is not None else []
 
     def _due_timer(self) -> Timer | None:
         if not self.waiting_cards or self.asked >= ASK_AGAIN_TIMES:

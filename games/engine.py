@@ -312,8 +312,30 @@ class Game(ABC):
         return [Event("status", {})]
 
     def timers(self) -> list[Timer]:
-        """Timers that should be running now; timed games override."""
-        return []
+        """Timers that should be running now: the one clock the state says is due."""
+        due = self._due_timer()
+        return [due] if due is not None else []
+
+    def _due_timer(self) -> Timer | None:
+        """The clock the state says is running now (derived, never stored); timed games
+        override."""
+        return None
+
+    def _timer_for(self, args: Mapping[str, JSON]) -> Timer:
+        """The due clock that a ``timer`` action with ``args`` ends; a timer the state
+        has moved past is refused (``stale_timer``)."""
+        due = self._due_timer()
+        if due is None or dict(args) != dict(due.action.args):
+            raise NotNow("stale_timer")
+        return due
+
+    def _seconds_left(self, args: Mapping[str, JSON]) -> float:
+        """Seconds left on the running countdown, from the session's ``timers_left``
+        (engines read no clock) plus the steps still to come (``Timer.then``)."""
+        running, due = args.get("timers_left"), self._due_timer()
+        if due is None or not isinstance(running, Mapping) or due.id not in running:
+            raise NotNow("no_clock_running")
+        return float(running[due.id]) + due.then
 
     def public(self, action: Action) -> Action:
         """``action`` as the table may see it: without what the engine decided from

@@ -611,10 +611,7 @@ class Farben(Game):
         return events
 
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
-        due = self._due_timer()
-        if due is None or dict(args) != dict(due.action.args):
-            raise NotNow("stale_timer")
-        left = int(args["left"])
+        left = int(self._timer_for(args).action.args["left"])
         if left > 0:
             self.warnings_given += 1
             return [Event("time_warning", {"player": self.namer, "seconds": left})]
@@ -660,10 +657,6 @@ class Farben(Game):
         return {"scores": dict(self.scores), "winners": winners(self.scores)}
 
     # --- timers ----------------------------------------------------------------------
-    def timers(self) -> list[Timer]:
-        due = self._due_timer()
-        return [due] if due is not None else []
-
     def _due_timer(self) -> Timer | None:
         """The next step of a timed turn; steps are chained so only one runs at a time."""
         if self.time_limit is None or self.stage != "naming":
@@ -682,10 +675,7 @@ class Farben(Game):
 
     def _ask_time_left(self, args: Mapping[str, JSON]) -> list[Event]:
         """How long the namer still has (a timed scoring turn, ``--time-limit``)."""
-        running, due = args.get("timers_left"), self._due_timer()
-        if due is None or not isinstance(running, Mapping) or due.id not in running:
-            raise NotNow("no_clock_running")
-        seconds = round(float(running[due.id]) + due.then)
+        seconds = round(self._seconds_left(args))
         return [Event("clock", {"player": self.namer, "seconds": seconds})]
 
     # --- questions -------------------------------------------------------------------

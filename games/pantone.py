@@ -173,6 +173,11 @@ class Pantone(Game):
 
     # --- rules of the table -----------------------------------------------------------
     @property
+    def create_seconds(self) -> int:
+        """How long the Artist paints (speed painter: half as long)."""
+        return SPEED_CREATE_SECONDS if self.speed else CREATE_SECONDS
+
+    @property
     def renaissance(self) -> bool:
         return self.target is not None
 
@@ -323,17 +328,13 @@ class Pantone(Game):
             return Expectation(frozenset({"correct", "wrong", "hints"} | always), self.artist)
         return Expectation(frozenset())
 
-    def timers(self) -> list[Timer]:
-        due = self._due_timer()
-        return [due] if due is not None else []
-
     def _due_timer(self) -> Timer | None:
         """The clock of the step in play, derived from the state like every game's:
         creation (in steps to each announced checkpoint), a guess window, or the Artist
         reading a hint aloud (own cards). A turn is ``phase.turn_in_phase``."""
         turn = f"{self.phase}.{self.turn_in_phase}"
         if self.stage == "create":
-            total = SPEED_CREATE_SECONDS if self.speed else CREATE_SECONDS
+            total = self.create_seconds
             steps = [c for c in CHECKPOINTS if c < total] + [0]
             left = steps[self.clock_steps]
             before = total if self.clock_steps == 0 else steps[self.clock_steps - 1]
@@ -472,15 +473,12 @@ class Pantone(Game):
 
     def _start_creating(self) -> list[Event]:
         self.stage = "create"
-        seconds = SPEED_CREATE_SECONDS if self.speed else CREATE_SECONDS
         self.clock_steps = 0
-        data = {"player": self.artist, "seconds": seconds, "rule": self.rule()}
+        data = {"player": self.artist, "seconds": self.create_seconds, "rule": self.rule()}
         return [Event("create_start", data)]
 
     def _apply_timer(self, args: Mapping[str, JSON]) -> list[Event]:
-        due = self._due_timer()
-        if due is None or dict(args) != dict(due.action.args):
-            raise NotNow("stale_timer")
+        due = self._timer_for(args)
         clock = due.action.args["clock"]
         if clock == "create":
             if due.then > 0:
@@ -821,10 +819,7 @@ class Pantone(Game):
         return Event("hints_so_far", data)
 
     def _time_left_event(self, args: Mapping[str, JSON]) -> Event:
-        running, due = args.get("timers_left"), self._due_timer()
-        if due is None or not isinstance(running, Mapping) or due.id not in running:
-            raise NotNow("no_clock_running")
-        seconds = float(running[due.id]) + due.then
+        seconds = self._seconds_left(args)
         data = {"what": self.stage, "seconds": round(seconds), **self._current_side()}
         return Event("clock", data)
 
