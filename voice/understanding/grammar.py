@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -33,9 +33,9 @@ from hassil.util import merge_dict
 from games.data import parse_yaml
 from games.errors import FarbspielError
 from games.text import normalize
+from voice.recognition.phrase_graph import ordinal_forms
 
 LANGUAGES = ("de", "en")
-
 
 
 class GrammarError(FarbspielError, ValueError):
@@ -320,38 +320,6 @@ def _with_ordinals(lists: Mapping[str, Any], lang: str) -> dict[str, Any]:
             )
         out[name] = {"values": values}
     return out
-
-
-@cache
-def _number_engine(lang: str) -> Any:
-    from unicode_rbnf import RbnfEngine
-
-    return RbnfEngine.for_language(lang)
-
-
-@cache
-def ordinal_forms(number: int, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """How an ordinal number is said (``2`` → "zweite", "zweiten", … / "second") and how
-    it may be typed besides ("2te", "2." / "2nd"; a full stop is gone after
-    :func:`normalize`, so the bare digits count too)."""
-    from unicode_rbnf import FormatPurpose
-
-    result = _number_engine(lang).format_number(number, purpose=FormatPurpose.ORDINAL)
-    said: list[str] = []
-    for text in [result.text, *result.text_by_ruleset.values()]:
-        words = normalize(text)
-        said.append(words)
-        if lang == "de" and words.startswith("einhundert"):
-            said.append(words.removeprefix("ein"))
-        if lang == "en" and "hundred " in words:
-            said.append(words.replace("hundred ", "hundred and ", 1))
-    if lang == "de":
-        stem = "t" if number % 100 < 20 else "st"  # zweite, zwanzigste
-        typed = [str(number), *(f"{number}{stem}{end}" for end in ("e", "en", "er", "es", "em"))]
-    else:
-        last = number % 10 if number % 100 not in (11, 12, 13) else 0
-        typed = [str(number), f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th')}"]
-    return tuple(dict.fromkeys(said)), tuple(typed)
 
 
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
