@@ -23,9 +23,15 @@ class Reason:
     params: dict[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        renderer = FarbspielError.renderer
-        text = renderer(self) if renderer is not None else None  # type: ignore[arg-type]
-        return text if text is not None else f"{self.key} {self.params}"
+        return said(self, f"{self.key} {self.params}")
+
+
+def said(problem: Any, raw: str) -> str:
+    """``problem`` (an error, notice or reason: a key and its blanks) in the players'
+    language, by :attr:`FarbspielError.renderer`; ``raw`` while no message is known."""
+    renderer = FarbspielError.renderer
+    text = renderer(problem) if renderer is not None else None
+    return text if text is not None else raw
 
 
 class FarbspielError(Exception):
@@ -53,11 +59,7 @@ class FarbspielError(Exception):
     def __str__(self) -> str:
         if "text" in self.params:
             return str(self.params["text"])
-        if FarbspielError.renderer is not None:
-            text = FarbspielError.renderer(self)
-            if text is not None:
-                return text
-        return self.raw()
+        return said(self, self.raw())
 
     def raw(self) -> str:
         """The key and its blanks (for developers; no message text)."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.errors import FarbspielError
+from games.errors import FarbspielError, said
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,7 @@ class Notice:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def __str__(self) -> str:  # said in the console's language once the prompts are loaded
-        renderer = FarbspielError.renderer
-        text = renderer(self) if renderer is not None else None  # type: ignore[arg-type]
-        return text if text is not None else self.raw()
+        return said(self, self.raw())
 
     def raw(self) -> str:
         return f"{self.key} {dict(self.params)}" if self.params else self.key

@@ -340,7 +340,7 @@ def os_reason(exc: BaseException | None, lang: str | None = None) -> str:
         return console_text("os_timeout", lang)
     number = getattr(exc, "errno", None)
     key = _OS_REASONS.get(_errno.errorcode.get(number, "")) if isinstance(number, int) else None
-    if key is not None and _console_messages(lang or _console["lang"]).has(key):
+    if key is not None and has_console_text(key, lang):
         return console_text(key, lang)
     return str(getattr(exc, "strerror", None) or exc)
 
