@@ -270,10 +270,6 @@ def run(cases: Iterable[Case], warm: bool = False) -> list[Outcome]:
 SPOKEN_VOICES = {"de": "de", "en": "en-us"}
 """espeak-ng voice per language for the spoken pass."""
 
-SPOKEN_CONDITION = ("pink", 35.0)
-"""A faint pink noise floor, 35 dB below the speech (digitally silent clips mislead
-pocketsphinx), as the speech benchmarks' ``clean`` condition."""
-
 
 @dataclass
 class Spoken:
@@ -307,7 +303,8 @@ def spoken_pass(
         by_key.setdefault((case.game, case.lang), []).append(case)
     tables = Tables()
     out: list[Spoken] = []
-    condition = Condition(SPOKEN_CONDITION[0], SPOKEN_CONDITION[1], "clean")
+    # the speech benchmark's quiet room: a faint pink floor (silent clips mislead pocketsphinx)
+    condition = Condition.parse("clean")
     recognisers: dict[str, Any] = {}
     for (game, lang), chosen in sorted(by_key.items()):
         if limit is not None and len(chosen) > limit:
