@@ -73,7 +73,10 @@ def test_refused_moves_are_explained_and_the_player_tries_again(tmp_path):
         (["play", "alle-meine-farben", "--players", "Anna,,Ben"], "leeren Namen"),
         (["play", "alle-meine-farben", "--lang", "en", "--players", "Anna,,Ben"], "empty name"),
         (["play", "alle-meine-farben", "--players", "Anna,anna"], "zwei heißen „Anna“"),
-        (["play", "alle-meine-farben", "--players", "A,B,C,D,E,F,G"], "ist für 1 bis 6 Personen, nicht für 7"),
+        (
+            ["play", "alle-meine-farben", "--players", "A,B,C,D,E,F,G"],
+            "ist für 1 bis 6 Personen, nicht für 7",
+        ),
         (
             ["play", "alle-meine-farben", "--lang", "en", "--players", "A,B,C,D,E,F,G"],
             "needs 1 to 6 players",
