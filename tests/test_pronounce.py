@@ -108,6 +108,18 @@ def test_unclear_sounds_get_a_second_pronunciation() -> None:
     assert ipa_to_arpabet(ipa, "de") == ["R OW T", "OW T"]  # German r is no English R
 
 
+def test_german_numbers_are_said_the_way_a_number_is_read(tmp_path: Path) -> None:
+    # espeak-ng reads the written word "sechsundvierzig" with v and a long i, but says
+    # the number 46 (and people say it) with f and a short i, like "vierzig" in 145
+    said = Pronouncer("de", None, tmp_path / "de.json").pronunciations(
+        ["sechsundvierzig", "einundvierzig", "einhundert", "lila"]
+    )
+    assert said["sechsundvierzig"][0] == "Z EH K S UH N T F IH R T S IH SH"
+    assert said["einundvierzig"][0].endswith("T F IH R T S IH SH")
+    assert said["einhundert"][0] == "HH UH N D AH T"  # still said without its "ein"
+    assert said["lila"][0] == "L IY L AA"  # other words as before
+
+
 def test_a_symbol_without_a_phone_is_an_error_not_a_guess() -> None:
     with pytest.raises(PronunciationError, match="ʘ"):
         ipa_to_arpabet("bʘa", "de")

@@ -103,6 +103,30 @@ def test_german_through_the_english_model(tmp_path: Path) -> None:
     assert answer.text == "nein"
 
 
+def test_german_forties_are_not_heard_as_fifties(tmp_path: Path) -> None:
+    """Pantone's card numbers: "Karte 145" said by a German voice is 145, not 155 (the
+    word "…undvierzig" was listened for the way espeak-ng reads the written word, with v
+    and a long i, and the en-us model took the fünfzig it actually heard)."""
+    from voice.bench.reference import ReferencePlay
+
+    moments = ReferencePlay("pantone", "de").moments()
+    choosing = next(m for m in moments.values() if "karte 145" in m.phrases)
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(choosing.phrases)
+    said = {"Karte 141": "141", "Nummer 146": "146", "Karte 145": "145", "Karte 142": "142"}
+    heard = [hear(recogniser, utterance(text, "de", seed=i)) for i, text in enumerate(said)]
+    from voice.recognition.phrase_graph import number_words
+
+    def number(text: str) -> str:  # "karte 145" and "karte einhundert fünfundvierzig"
+        words = "".join(text.split()[1:])
+        return next(
+            (str(n) for n in range(100, 200) if words in (str(n), *number_words(n, "de"))), words
+        )
+
+    numbers = [number(t.text) for (t,) in heard]
+    assert sum(n == want for n, want in zip(numbers, said.values(), strict=True)) >= 3, numbers
+
+
 def test_silence_and_empty_audio_give_nothing(tmp_path: Path) -> None:
     recogniser = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
     recogniser.set_phrases(["yes", "no"])

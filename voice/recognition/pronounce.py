@@ -286,8 +286,31 @@ for) as "einhundertfünfundvierzig" but mostly said "hundertfünfundvierzig" (so
 espeak-ng; measured: "Karte 145" heard as 155 or 175)."""
 
 
+NUMBERS_READ_AS_DIGITS = {"de": 999}
+"""German number words are phonemised from their digits: espeak-ng reads a written-out
+compound like "sechsundvierzig" with a long vowel and a v ("vˈiːɾtsɪç"), but the number
+46 the way people say it ("fˈɪɾtsɪç"). Measured with Pantone's card numbers through the
+en-us model: 15 of 16 "…undvierzig" heard as "…undfünfzig" with the word's reading."""
+
+
+@cache
+def _number_digits(lang: str) -> dict[str, str]:
+    """Number words of ``lang`` that are one word ("sechsundvierzig", "einhundert") → digits."""
+    from voice.recognition.phrase_graph import number_words
+
+    top = NUMBERS_READ_AS_DIGITS.get(lang, 0)
+    out: dict[str, str] = {}
+    for number in range(1, top + 1):
+        words = number_words(number, lang)
+        if len(words) == 1:
+            out.setdefault(words[0], str(number))
+    return out
+
+
 def _table_digest() -> str:
-    text = json.dumps([IPA_TO_ARPABET, SAID_WITHOUT], sort_keys=True, ensure_ascii=False)
+    text = json.dumps(
+        [IPA_TO_ARPABET, SAID_WITHOUT, NUMBERS_READ_AS_DIGITS], sort_keys=True, ensure_ascii=False
+    )
     return hashlib.sha1(f"{text}|{MAX_VARIANTS}".encode()).hexdigest()[:12]
 
 
@@ -329,8 +352,10 @@ class Pronouncer:
                 for w in missing
                 if starts and w.startswith(starts) and len(w) > len(prefix) + 3
             }
+            digits = _number_digits(self.lang)
             said = missing + list(shorter.values())
-            ipas = dict(zip(said, espeak_ipa(said, self.lang), strict=True))
+            read = [digits.get(w, w) for w in said]
+            ipas = dict(zip(said, espeak_ipa(read, self.lang), strict=True))
             for word in missing:
                 variants = ipa_to_arpabet(ipas[word], self.lang)
                 if not variants:
