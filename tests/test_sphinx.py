@@ -8,7 +8,8 @@ import pytest
 from speech import hear, needs_tts, utterance
 
 from games.engine import Setup
-from voice.output.sinks import NullOutput
+from voice.output.sinks import NullOutput, RecordingOutput
+from voice.recognition import sphinx
 from voice.recognition.base import RecogniserError, transcribe
 from voice.recognition.sphinx import SphinxRecogniser
 from voice.session.adapters import adapter_for
@@ -66,6 +67,23 @@ def test_numbers_come_back_as_the_phrase_the_parser_knows(english: SphinxRecogni
     assert transcript.text == "what's in row 2"
     assert [w.word for w in transcript.words] == ["what's", "in", "row", "two"]
     assert transcript.words[0].start < transcript.words[-1].end < transcript.end
+
+
+def test_a_clear_english_move_is_applied_without_asking(english: SphinxRecogniser) -> None:
+    """English moves are trusted from 0.9 (sphinx.THRESHOLDS): "I'll paint the ball
+    purple" said clearly is heard at about 0.94 and applied at once; the German threshold
+    (0.97, which its confident mistakes need) would have asked "right?" first."""
+    setup = Setup(("Anna", "Ben", "Cem"), 7, "Ben", {"variant": "basic"})
+    out = RecordingOutput()
+    session = Session(adapter_for("alle-meine-farben"), "en", setup, out)
+    session.start()
+    session.policy = session.policy.for_recogniser(english)
+    (transcript,) = hear(english, utterance("I'll paint the ball purple", "en-us", seed=0))
+    assert sphinx.THRESHOLDS["en"].act <= transcript.confidence < sphinx.THRESHOLDS["de"].act
+    session.hear_speech(transcript)
+    placed = [r for r in out.records if r.get("type") == "placed"]
+    assert [(p["number"], p["colour"]) for p in placed] == [(1, "purple")]
+    assert not [r for r in out.records if r.get("type") == "confirm"]
 
 
 def test_table_talk_gets_a_low_confidence(english: SphinxRecogniser) -> None:
