@@ -389,9 +389,8 @@ class SphinxRecogniser(Recogniser):
         ):
             self._guesses += 1
             self._guess = self._decode()
-        if self._guess and step.trailing >= (
-            self.lone_silence if self._lone else self.end_silence
-        ):
+        end = self.lone_silence if self._lone else self.end_silence
+        if step.trailing >= end and self._guess:
             return self._end_utterance()
         return None
 
