@@ -213,3 +213,40 @@ def test_a_voice_barely_above_the_room_is_never_acted_on(tmp_path: Path) -> None
     heard += hear(recogniser, utterance("yellow", "en-us", seed=5, snr=3))
     assert [t for t in heard if t.text]
     assert all(t.confidence < Thresholds().ignore for t in heard)
+
+
+def _amf_session(lang: str, recogniser: SphinxRecogniser) -> Session:
+    setup = Setup(("Anna", "Ben", "Cem"), 7, "Ben", {"variant": "basic"})
+    session = Session(adapter_for("alle-meine-farben"), lang, setup, NullOutput())
+    session.start()
+    session.policy = session.policy.for_recogniser(recogniser)
+    recogniser.set_phrases(session.phrases())
+    return session
+
+
+def _say(session: Session, recogniser: SphinxRecogniser, text: str, voice: str) -> list[str]:
+    heard = []
+    for transcript in hear(recogniser, utterance(text, voice, seed=4)):
+        heard.append(transcript.text)
+        session.hear_speech(transcript)
+    return heard
+
+
+@pytest.mark.parametrize(
+    ("lang", "voice", "taken_back", "move"),
+    [("de", "de", "lila? Nee.", "lila"), ("en", "en-us", "purple? no", "yellow")],
+)
+def test_a_colour_asked_and_taken_back_is_never_a_move(
+    tmp_path: Path, lang: str, voice: str, taken_back: str, move: str
+) -> None:
+    """The pause after a questioning "lila?" is longer than the end of a sentence: the
+    lone colour waits for it, so "lila? Nee." is heard as one utterance of table talk
+    rather than the move "lila" followed by a "nee" too late to matter."""
+    recogniser = SphinxRecogniser(lang, pronunciation_cache=tmp_path / f"{lang}.json")
+    session = _amf_session(lang, recogniser)
+    heard = _say(session, recogniser, taken_back, voice)
+    assert len(heard) == 1, heard
+    assert session.actions == [] and session.awaiting is None, heard
+    # the colour alone is still the move, at once
+    heard = _say(session, recogniser, move, voice)
+    assert len(session.actions) == 1, heard

@@ -125,6 +125,9 @@ class _Grammar:
     search: str
     phrase_of: dict[str, str]
     """Spoken token string (as the decoder outputs it) → the phrase as given."""
+    lone: frozenset[str] = frozenset()
+    """Tokens that are a whole sentence alone and also begin longer sentences ("lila" and
+    "lila nee"): said alone, they may be the first half of something else."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,7 @@ class SphinxRecogniser(Recogniser):
         guess_silence: float = 0.08,
         end_silence: float = 0.2,
         max_silence: float = 0.6,
+        lone_silence: float = 0.45,
         max_utterance: float = 10.0,
         decoder_options: Mapping[str, Any] | None = None,
     ) -> None:
@@ -202,7 +206,11 @@ class SphinxRecogniser(Recogniser):
 
         After ``guess_silence`` seconds of quiet the utterance so far is decoded; if that
         is a sentence of the grammar, ``end_silence`` seconds of quiet end it, otherwise
-        (the player may be pausing mid-sentence) ``max_silence`` seconds do.
+        (the player may be pausing mid-sentence) ``max_silence`` seconds do. A sentence
+        of one word that longer sentences begin with ("lila", and "lila? nee" is table
+        talk) ends after ``lone_silence`` seconds: a question's pause is longer than
+        ``end_silence``, and a lone value acted on at once is the move the player was
+        just taking back.
         """
         if lang not in LANGUAGES:
             raise RecogniserError(key="sphinx_language", lang=lang, languages=list(LANGUAGES))
@@ -250,6 +258,7 @@ class SphinxRecogniser(Recogniser):
         self.guess_silence = guess_silence
         self.end_silence = end_silence
         self.max_silence = max_silence
+        self.lone_silence = max(lone_silence, end_silence)
         self.max_utterance = max_utterance
         self._tokens: dict[str, str] = {}
         self._words_of: dict[str, str] = {}
@@ -262,6 +271,7 @@ class SphinxRecogniser(Recogniser):
         self._utt_audio: list[bytes] = []
         self._guess: bool | None = None  # decoded so far: a whole sentence? None: not decoded
         self._guesses = 0
+        self._lone = False  # the guess is a lone word that longer sentences begin with
         self._mean: str | None = None  # cepstral mean of the last utterance
         self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
         self.details: dict[str, Any] = {}
@@ -291,7 +301,13 @@ class SphinxRecogniser(Recogniser):
             " ".join(self._tokens[w] for w in spoken.split()): phrase
             for spoken, phrase in graph.phrase_of.items()
         }
-        start, final, arcs = graph.automaton.transitions(self._tokens)
+        automaton = graph.automaton
+        lone = frozenset(
+            self._tokens[word]
+            for word, state in automaton.edges[automaton.start].items()
+            if automaton.final[state] and automaton.edges[state]
+        )
+        start, final, arcs = automaton.transitions(self._tokens)
         self._searches += 1
         search = f"phase{self._searches}"
         try:
@@ -299,7 +315,7 @@ class SphinxRecogniser(Recogniser):
             self._decoder.add_fsg(search, fsg)
         except (RuntimeError, ValueError) as exc:
             raise ValueError(f"pocketsphinx refused the grammar: {exc}") from exc
-        return _Grammar(search, phrase_of)
+        return _Grammar(search, phrase_of, lone)
 
     def _add_words(self, words: Iterable[str]) -> None:
         new = sorted(w for w in words if w not in self._tokens)
@@ -387,7 +403,8 @@ class SphinxRecogniser(Recogniser):
         ):
             self._guesses += 1
             self._guess = self._decode()
-        if step.trailing >= self.end_silence and self._guess:
+        end = self.lone_silence if self._lone else self.end_silence
+        if step.trailing >= end and self._guess:
             return self._end_utterance()
         return None
 
@@ -404,7 +421,11 @@ class SphinxRecogniser(Recogniser):
         if self._phones is not None:
             self._loop = self._loop_state()
         hyp = self._decoder.hyp()
-        return hyp is not None and self._phrase(hyp.hypstr) is not None
+        whole = hyp is not None and self._phrase(hyp.hypstr) is not None
+        tokens = [t.split("(", 1)[0] for t in hyp.hypstr.split()] if whole else []
+        assert self._grammar is not None
+        self._lone = len(tokens) == 1 and tokens[0] in self._grammar.lone
+        return whole
 
     def _loop_state(self) -> tuple[float, list[str]] | None:
         """The phone loop's acoustic score and phones of the audio so far."""
