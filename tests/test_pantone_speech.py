@@ -54,7 +54,6 @@ def test_spoken_guesses_are_heard_as_said(window, said: str, meaning: tuple) -> 
     assert (intent.name, intent.slots.get("character")) == meaning, heard[0].text
 
 
-
 def test_the_alternatives_are_ready_at_the_pause_and_the_same(window, monkeypatch) -> None:
     """The n-best list of a guess is built when the pause begins, not after it (for this
     grammar pocketsphinx's lattice takes 0.1-1.7 s), and it is the list the end of the
