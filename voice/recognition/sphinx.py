@@ -392,7 +392,7 @@ class SphinxRecogniser(Recogniser):
         hyp = self._decoder.hyp()
         if hyp is None:
             return
-        details = self.details
+        details, self.details = self.details, {}  # the last utterance's stay as they were
         over_floor = self._endpointer.speech_over_floor()
         if self._in_grammar(hyp, seconds, over_floor) >= self.thresholds.ignore:
             self._nbest = self._nbest_scores()
