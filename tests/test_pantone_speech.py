@@ -52,3 +52,35 @@ def test_spoken_guesses_are_heard_as_said(window, said: str, meaning: tuple) -> 
     intent = session.parser.parse(heard[0].text, phase.intents, phase.slots)
     assert intent is not None, heard[0].text
     assert (intent.name, intent.slots.get("character")) == meaning, heard[0].text
+
+
+def test_the_alternatives_are_ready_at_the_pause_and_the_same(window, monkeypatch) -> None:
+    """The n-best list of a guess is built when the pause begins, not after it (for this
+    grammar pocketsphinx's lattice takes 0.1-1.7 s), and it is the list the end of the
+    utterance would have built: the player gets the same answer, sooner."""
+    _, recogniser = window
+    built_at: list[bool] = []
+    build = SphinxRecogniser._nbest_scores
+    end = SphinxRecogniser._end_utterance
+    compared: list[tuple] = []
+
+    def counted(self: SphinxRecogniser):
+        built_at.append(self._endpointer.in_utterance)  # still listening to the pause?
+        return build(self)
+
+    def ending(self: SphinxRecogniser):
+        prepared = self._nbest
+        transcript = end(self)
+        compared.append((prepared, build(self)))  # the decoder still holds this decode
+        return transcript
+
+    monkeypatch.setattr(SphinxRecogniser, "_nbest_scores", counted)
+    monkeypatch.setattr(SphinxRecogniser, "_end_utterance", ending)
+    recogniser.reset()
+    (heard,) = hear(recogniser, utterance("i think it's mr potato head", "en-us", seed=4))
+    assert built_at == [True]  # once, while the pause was still going on
+    ((prepared, at_the_end),) = compared
+    assert prepared == at_the_end
+    # the same name said another way is listed, so the policy adds the two up
+    assert heard.text == "i think it's mr potato head"
+    assert [a.text for a in heard.alternatives] == ["i think it's mister potato head"]

@@ -108,6 +108,15 @@ minute (not used to choose it), and of 724 moves one more was wrong (purple hear
 blue). At 0.9 the voices left out had 9 wrong moves in 724, so 0.95 it is. German goes
 through the English acoustic model and its confident mistakes reach 0.98 (Farben's "Kino"
 heard as "die obere"), more of them below 0.95: German keeps 0.97."""
+TAKING_BACK = {
+    "de": frozenset({"nee", "nein", "nicht", "lieber", "doch", "besser", "und", "oder"}),
+    "en": frozenset({"no", "nope", "nah", "not", "rather", "better", "maybe", "and", "or"}),
+}
+"""Words that, after a pause, turn a lone value into table talk ("lila? nee", "Urlaub …
+oder Schule"). A one-word sentence waits ``lone_silence`` only if the grammar goes on
+with one of them: "ja" ("ja genau") and Pantone's names ("Garfield ist es nicht") end
+after the usual short pause (waiting after every lone word cost 0.25 s of p95 latency
+on every yes, no and name, measured)."""
 MAX_GUESSES = 3
 """At most this many short pauses per utterance are decoded early; after that only pauses
 as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
@@ -274,6 +283,8 @@ class SphinxRecogniser(Recogniser):
         self._lone = False  # the guess is a lone word that longer sentences begin with
         self._mean: str | None = None  # cepstral mean of the last utterance
         self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
+        # the n-best list of the last decode, built at the guess (see _prepare_nbest)
+        self._nbest: tuple[dict[str, float], float | None] | None = None
         self.details: dict[str, Any] = {}
         """Diagnostics of the last utterance (decoder output, scores) for the benchmark."""
 
@@ -302,10 +313,11 @@ class SphinxRecogniser(Recogniser):
             for spoken, phrase in graph.phrase_of.items()
         }
         automaton = graph.automaton
+        taking_back = TAKING_BACK[self.lang]
         lone = frozenset(
             self._tokens[word]
             for word, state in automaton.edges[automaton.start].items()
-            if automaton.final[state] and automaton.edges[state]
+            if automaton.final[state] and taking_back & automaton.edges[state].keys()
         )
         start, final, arcs = automaton.transitions(self._tokens)
         self._searches += 1
@@ -369,6 +381,7 @@ class SphinxRecogniser(Recogniser):
         self._endpointer.reset()
         self._utt_audio = []
         self._guess = None
+        self._nbest = None
         self._buffer = b""
 
     def close(self) -> None:
@@ -403,10 +416,28 @@ class SphinxRecogniser(Recogniser):
         ):
             self._guesses += 1
             self._guess = self._decode()
+            if self._guess:
+                self._prepare_nbest(step.length)
         end = self.lone_silence if self._lone else self.end_silence
         if step.trailing >= end and self._guess:
             return self._end_utterance()
         return None
+
+    def _prepare_nbest(self, seconds: float) -> None:
+        """The guess is a whole sentence: build its n-best list now, while the
+        endpointer still waits for the end of the pause, so that the decision at the end
+        does not wait for pocketsphinx's lattice (for Pantone's guess grammar 0.1-1.7 s,
+        measured). Skipped, as at the end, for an utterance that will be ignored anyway;
+        the end decides with its own confidence and builds the list only if it is missing,
+        so the decisions are the same as without it."""
+        hyp = self._decoder.hyp()
+        if hyp is None:
+            return
+        details, self.details = self.details, {}  # the last utterance's stay as they were
+        over_floor = self._endpointer.speech_over_floor()
+        if self._in_grammar(hyp, seconds, over_floor) >= self.thresholds.ignore:
+            self._nbest = self._nbest_scores()
+        self.details = details
 
     def _decode(self) -> bool:
         """Decode the utterance so far with the grammar, normalised by the utterance's
@@ -414,6 +445,7 @@ class SphinxRecogniser(Recogniser):
         misleads the decoder badly on short commands), and note where the phone loop
         stands. True if the utterance is a sentence of the grammar."""
         audio = b"".join(self._utt_audio)
+        self._nbest = None  # the lattice of the last decode is out of date
         self._decoder.start_utt()
         self._decoder.process_raw(audio, full_utt=True)
         self._decoder.end_utt()
@@ -449,6 +481,7 @@ class SphinxRecogniser(Recogniser):
             self._phones.end_utt()
         self._utt_audio = []
         self._guess = None
+        prepared, self._nbest = self._nbest, None
         end = self._now()
         frames = max(1, self._decoder.n_frames())
         hyp = self._decoder.hyp()
@@ -469,7 +502,8 @@ class SphinxRecogniser(Recogniser):
             sentences: dict[str, float] = {phrase: 0.0} if phrase is not None else {}
             partial = None
         else:
-            sentences, partial = self._nbest_scores()
+            nbest = prepared if prepared is not None else self._nbest_scores()
+            sentences, partial = dict(nbest[0]), nbest[1]
         self.details["partial"] = partial
         if phrase is not None:  # the Viterbi winner heads the list, however the lattice scored it
             sentences[phrase] = max(sentences.values(), default=0.0)
