@@ -89,13 +89,18 @@ def test_a_clear_english_move_is_applied_without_asking(tmp_path: Path) -> None:
     assert not [r for r in out.records if r.get("type") == "confirm"]
 
 
-def test_table_talk_gets_a_low_confidence(english: SphinxRecogniser) -> None:
+def test_table_talk_gets_a_low_confidence(tmp_path: Path) -> None:
+    # a recogniser of its own: what the shared one heard before (another test, on
+    # another xdist worker order) moves the phone loop's normalisation, and so this score
+    english = SphinxRecogniser("en", pronunciation_cache=tmp_path / "en.json")
+    english.set_phrases(play_phrases("en"))
+    hear(english, utterance("hello everybody, let's play", "en-us", seed=9))
     talk = ["the weather is really lovely today", "could you pass me the water please"]
     ignore = Thresholds().ignore  # below this the policy ignores what it heard
     for i, text in enumerate(talk):
         for transcript in hear(english, utterance(text, "en-us", seed=20 + i)):
-            # well below: the phase's grammar now also holds the table questions ("where
-            # is the lamp?"), which "could you pass me the water" comes nearest to (0.16)
+            # well below: the phase's grammar also holds the table questions ("where is
+            # the lamp?"), which the talk comes nearest to (0.07 and 0.09)
             assert transcript.confidence < 0.6 * ignore, transcript
 
 
