@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -244,14 +245,21 @@ def _say(session: Session, recogniser: SphinxRecogniser, text: str, voice: str) 
 def test_a_colour_asked_and_taken_back_is_never_a_move(
     tmp_path: Path, lang: str, voice: str, taken_back: str, move: str
 ) -> None:
-    """The pause after a questioning "lila?" is longer than the end of a sentence: the
-    lone colour waits for it, so "lila? Nee." is heard as one utterance of table talk
-    rather than the move "lila" followed by a "nee" too late to matter."""
+    """The pause after a questioning "lila?" is longer than the end of a sentence: a lone
+    colour that would be applied at once waits for it, so "lila? Nee." is heard as one
+    utterance of table talk rather than the move "lila" followed by a "nee" too late to
+    matter. One that is only confirmed does not wait: the "nee" answers the question."""
     recogniser = SphinxRecogniser(lang, pronunciation_cache=tmp_path / f"{lang}.json")
     session = _amf_session(lang, recogniser)
     heard = _say(session, recogniser, taken_back, voice)
+    assert session.actions == [], heard  # never a move, waited for or asked about
+    # an engine sure enough to act on these clips at once waits for the question's pause
+    sure = SphinxRecogniser(lang, pronunciation_cache=tmp_path / f"{lang}.json")
+    sure.thresholds = replace(sure.thresholds, act=0.5)
+    session = _amf_session(lang, sure)
+    heard = _say(session, sure, taken_back, voice)
     assert len(heard) == 1, heard
     assert session.actions == [] and session.awaiting is None, heard
     # the colour alone is still the move, at once
-    heard = _say(session, recogniser, move, voice)
+    heard = _say(session, sure, move, voice)
     assert len(session.actions) == 1, heard
