@@ -217,3 +217,34 @@ def test_what_limits_it_counts_misses_without_tripping_over_silence() -> None:
     assert rows[2] == (
         "| sphinx | farben | en | clean | 4 | 50.0% | 25.0% | 25.0% | 25.0% | 3.00 | 1.00 | 1.00 |"
     )
+
+
+@pytest.mark.parametrize("game", ["alle-meine-farben", "farben"])
+def test_the_play_pass_decides_with_the_recognisers_own_thresholds(game, monkeypatch) -> None:
+    """As at a real table, the simulated players' session trusts the recogniser on its
+    own scale (sphinx: German moves from 0.995, English from 0.95), not the default."""
+    from types import SimpleNamespace
+
+    from voice.bench import run
+    from voice.bench.audio import Voice
+    from voice.recognition.base import Thresholds
+
+    own = Thresholds(act=0.61, confirm=0.42)
+    seen: list[Thresholds] = []
+
+    def say_once(session, table, text, voice, cache_dir, recorder, result) -> None:
+        seen.append(session.policy.thresholds)
+        result.utterances += 1
+        result.done = True
+
+    monkeypatch.setattr(run, "_say_once", say_once)
+    table = SimpleNamespace(
+        recogniser=SimpleNamespace(thresholds=own), condition=Condition.parse("clean")
+    )
+    labels = {"engine": "sphinx", "lang": "de"}
+    if game == "alle-meine-farben":
+        run.play_pass(table, ReferenceGame("de"), Voice("de"), labels, None, moves_limit=3)
+    else:
+        ref = ReferencePlay("farben", "de")
+        run.play_reference(table, ref, Voice("de"), labels, None, moves_limit=3)
+    assert seen and all(t is own for t in seen)

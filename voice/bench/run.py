@@ -311,6 +311,13 @@ def _plain_details(details: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _listens_with(session: Any, recogniser: Recogniser) -> Any:
+    """``session`` with the play policy of ``recogniser``'s confidence scale, as at a real
+    table (voice/session/microphone.py does the same)."""
+    session.policy = session.policy.for_recogniser(recogniser)
+    return session
+
+
 def _decide(policy: PlayPolicy, transcript: Transcript, moment: Moment, is_move: Any) -> Any:
     answering = moment.key.startswith("confirm")
     phase = moment.phase
@@ -334,6 +341,7 @@ def play_pass(
     recorder = RecordingOutput()
     session = Session(adapter_for(GAME), game.lang, game.setup(), recorder)
     session.start()
+    _listens_with(session, table.recogniser)
     planned: list[tuple[str, Action, list[str]]] = [
         (
             "first",
@@ -392,6 +400,7 @@ def play_pass(
                         actions=session.actions[:-1],
                     )
                     session.start(resumed=True)
+                    _listens_with(session, table.recogniser)
         if not result.done:  # the player gives up on speech and types the move
             if session.awaiting is not None:
                 session.hear({"de": "nein", "en": "no"}[game.lang])
@@ -437,7 +446,7 @@ def play_reference(
     spoken = 0
     for step in planned:
         if session is None or len(session.actions) != step.before:
-            session = ref.session_at(step.before, recorder)
+            session = _listens_with(ref.session_at(step.before, recorder), table.recogniser)
         result = Played(labels["engine"], lang, voice.label, table.condition.label, step.key)
         result.game = ref.game
         # the same move however it is said: a card by any of its names, a side by its word
@@ -467,7 +476,7 @@ def play_reference(
                     result.done = True
                 else:
                     result.wrong_applied += 1  # taken back by the table (typed)
-                    session = ref.session_at(before, recorder)
+                    session = _listens_with(ref.session_at(before, recorder), table.recogniser)
         if not result.done:
             # the player gives up on speech; the move is made by hand (typed)
             session = None

@@ -166,7 +166,7 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
         seed = audio.seed_of(seed, job.game)
     recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
-    policy = PlayPolicy(session.parser)
+    policy = PlayPolicy(session.parser).for_recogniser(recogniser)
     table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, job.front_end))
     same = getattr(game, "canonical", None)
     extra = {"canonical": same} if same is not None else {}
