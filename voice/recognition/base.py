@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.errors import FarbspielError
 
@@ -124,6 +125,41 @@ class Recogniser(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the engine."""
+
+
+class WrappedRecogniser(Recogniser):
+    """A recogniser in front of another (``inner``): it listens and decides on the inner
+    one's scale and passes everything on; wrappers change only what they are for (the
+    audio front end, the push-to-talk keyword)."""
+
+    def __init__(self, inner: Recogniser) -> None:
+        self.inner = inner
+
+    @property  # type: ignore[override]
+    def thresholds(self) -> Thresholds:
+        return self.inner.thresholds
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return dict(getattr(self.inner, "details", {}) or {})
+
+    def __getattr__(self, name: str) -> Any:  # front_seconds, knows(), stream_seconds() ...
+        return getattr(self.inner, name)
+
+    def set_phrases(self, phrases: Sequence[str]) -> None:
+        self.inner.set_phrases(phrases)
+
+    def accept(self, chunk: bytes) -> Transcript | None:
+        return self.inner.accept(chunk)
+
+    def finish(self) -> Transcript | None:
+        return self.inner.finish()
+
+    def reset(self) -> None:
+        self.inner.reset()
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def transcribe(recogniser: Recogniser, chunks: Iterable[bytes]) -> Iterator[Transcript]:

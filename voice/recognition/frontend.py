@@ -22,13 +22,12 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from voice.recognition.base import Recogniser, RecogniserError, Thresholds, Transcript
+from voice.recognition.base import Recogniser, RecogniserError, Transcript, WrappedRecogniser
 
 FRAME_BYTES = 320
 """10 ms of 16 kHz 16-bit mono: the frame both noise libraries process."""
@@ -205,28 +204,14 @@ class FrontEnd:
         self._rest = b""
 
 
-class CleanRecogniser(Recogniser):
+class CleanRecogniser(WrappedRecogniser):
     """A recogniser that hears the stream through a :class:`FrontEnd`."""
 
     def __init__(self, inner: Recogniser, settings: FrontEndSettings) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.front = FrontEnd(settings)
         self.front_seconds = 0.0
         """CPU seconds spent cleaning (the benchmark reports what the front end costs)."""
-
-    @property  # type: ignore[override]
-    def thresholds(self) -> Thresholds:
-        return self.inner.thresholds
-
-    @property
-    def details(self) -> dict[str, Any]:
-        return dict(getattr(self.inner, "details", {}) or {})
-
-    def __getattr__(self, name: str) -> Any:  # knows(), stream_seconds() of vosk, ...
-        return getattr(self.inner, name)
-
-    def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.inner.set_phrases(phrases)
 
     def accept(self, chunk: bytes) -> Transcript | None:
         started = time.process_time()
@@ -243,9 +228,6 @@ class CleanRecogniser(Recogniser):
     def reset(self) -> None:
         self.front.reset()
         self.inner.reset()
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 class SileroSpeech:

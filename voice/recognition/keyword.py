@@ -12,34 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
-from voice.recognition.base import Alternative, Recogniser, Thresholds, Transcript
+from voice.recognition.base import Alternative, Recogniser, Transcript, WrappedRecogniser
 
 KEYWORDS = {"de": "Spielleiter", "en": "game master"}
 """The keyword per language (several words are fine; it is said before every sentence)."""
 
 
-class KeywordRecogniser(Recogniser):
+class KeywordRecogniser(WrappedRecogniser):
     """``inner`` listening only for sentences that begin with ``keyword``."""
 
     def __init__(self, inner: Recogniser, keyword: str) -> None:
         words = keyword.lower().replace(",", " ").split()
         if not words:
             raise ValueError("the keyword is empty")
-        self.inner = inner
+        super().__init__(inner)
         self.keyword = " ".join(words)
-
-    @property  # type: ignore[override]
-    def thresholds(self) -> Thresholds:
-        return self.inner.thresholds
-
-    @property
-    def details(self) -> dict[str, Any]:
-        return dict(getattr(self.inner, "details", {}) or {})
-
-    def __getattr__(self, name: str) -> Any:  # front_seconds, knows(), ...
-        return getattr(self.inner, name)
 
     def set_phrases(self, phrases: Sequence[str]) -> None:
         self.inner.set_phrases([f"{self.keyword} {p}" for p in phrases])
@@ -71,12 +59,6 @@ class KeywordRecogniser(Recogniser):
 
     def finish(self) -> Transcript | None:
         return self._unwrapped(self.inner.finish())
-
-    def reset(self) -> None:
-        self.inner.reset()
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def with_keyword(recogniser: Recogniser, lang: str, keyword: str | None) -> Recogniser:
