@@ -138,8 +138,9 @@ class _Grammar:
     phrase_of: dict[str, str]
     """Spoken token string (as the decoder outputs it) → the phrase as given."""
     lone: frozenset[str] = frozenset()
-    """Tokens that are a whole sentence alone and also begin longer sentences ("lila" and
-    "lila nee"): said alone, they may be the first half of something else."""
+    """Tokens that are a whole sentence alone and that the grammar goes on from with a
+    word taking them back (``TAKING_BACK``: "lila" and "lila nee"): said alone, they may
+    be the first half of table talk."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,11 @@ def _phrase_graph(lang: str, phrases: tuple[str, ...]) -> _PhraseGraph:
         phrase_of.setdefault(" ".join(words), phrase)
     words = frozenset(w for said in spoken for w in said)
     return _PhraseGraph(Automaton(spoken), phrase_of, words)
+
+
+def _tokens(hypstr: str) -> list[str]:
+    """The grammar tokens of a decoder output ("lila(2)": the second pronunciation of "lila")."""
+    return [t.split("(", 1)[0] for t in hypstr.split()]
 
 
 def _sigmoid(x: float) -> float:
@@ -219,10 +225,10 @@ class SphinxRecogniser(Recogniser):
         After ``guess_silence`` seconds of quiet the utterance so far is decoded; if that
         is a sentence of the grammar, ``end_silence`` seconds of quiet end it, otherwise
         (the player may be pausing mid-sentence) ``max_silence`` seconds do. A sentence
-        of one word that longer sentences begin with ("lila", and "lila? nee" is table
-        talk) ends after ``lone_silence`` seconds: a question's pause is longer than
-        ``end_silence``, and a lone value acted on at once is the move the player was
-        just taking back.
+        of one word that could be taken back ("lila", and "lila? nee" is table talk; see
+        ``TAKING_BACK``) and that is sure enough to be acted on at once ends after
+        ``lone_silence`` seconds: a question's pause is longer than ``end_silence``, and
+        a lone value acted on at once is the move the player was just taking back.
         """
         if lang not in LANGUAGES:
             raise RecogniserError(key="sphinx_language", lang=lang, languages=list(LANGUAGES))
@@ -283,7 +289,7 @@ class SphinxRecogniser(Recogniser):
         self._utt_audio: list[bytes] = []
         self._guess: bool | None = None  # decoded so far: a whole sentence? None: not decoded
         self._guesses = 0
-        self._lone = False  # the guess is a lone word that longer sentences begin with
+        self._lone = False  # the guess is a lone value that may still be taken back
         self._mean: str | None = None  # cepstral mean of the last utterance
         self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
         # the n-best list of the last decode, built at the guess (see _prepare_nbest)
@@ -464,10 +470,10 @@ class SphinxRecogniser(Recogniser):
         if self._phones is not None:
             self._loop = self._loop_state()
         hyp = self._decoder.hyp()
-        whole = hyp is not None and self._phrase(hyp.hypstr) is not None
-        tokens = [t.split("(", 1)[0] for t in hyp.hypstr.split()] if whole else []
+        tokens = _tokens(hyp.hypstr) if hyp is not None else []
         assert self._grammar is not None
-        self._lone = len(tokens) == 1 and tokens[0] in self._grammar.lone
+        whole = " ".join(tokens) in self._grammar.phrase_of
+        self._lone = whole and len(tokens) == 1 and tokens[0] in self._grammar.lone
         return whole
 
     def _loop_state(self) -> tuple[float, list[str]] | None:
@@ -637,8 +643,7 @@ class SphinxRecogniser(Recogniser):
     def _phrase(self, hypstr: str) -> str | None:
         """The grammar phrase a decoder output spells, if it is a whole sentence."""
         assert self._grammar is not None
-        tokens = [t.split("(", 1)[0] for t in hypstr.split()]
-        return self._grammar.phrase_of.get(" ".join(tokens))
+        return self._grammar.phrase_of.get(" ".join(_tokens(hypstr)))
 
     def _log(self, value: float) -> float:
         """pocketsphinx's Python scores are exp()ed; back to its log scale."""
