@@ -42,6 +42,24 @@ def test_resuming_anywhere_ends_like_the_uninterrupted_game(scenario, tmp_path):
     assert check_resume_points(scenario, tmp_path, points, whole) == []
 
 
+PAUSED = b'{"setting":{"paused":true,'
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [s for s in SCENARIOS if "Pause" in s.lines or "pause" in s.lines],
+    ids=lambda s: s.name,
+)
+def test_resuming_in_a_pause_ends_like_the_uninterrupted_game(scenario, tmp_path):
+    """Killed during a break, the game resumes in the break: what the table says before
+    "weiter" is not taken for a move (it was not in the uninterrupted game either)."""
+    whole = trace(scenario, tmp_path)
+    journal = whole.journal.splitlines()
+    points = [c for c in range(1, len(journal)) if journal[c].startswith(PAUSED)]
+    assert points, "the scenario pauses"
+    assert check_resume_points(scenario, tmp_path, points, whole) == []
+
+
 def _chains(scenario, tmp_path, chains, kills, seed):
     whole = trace(scenario, tmp_path)
     timing = estimate(scenario, tmp_path)

@@ -203,4 +203,7 @@ def test_a_pause_stops_the_views_clocks_and_continue_starts_them_where_they_stoo
     assert 'data-left="40"' in shown(began + 300)
     assert 'data-left="30"' in shown(began + 310) and "Pause" not in shown(began + 310)
     settings = [json.loads(line).get("setting") for line in save.read_text().splitlines()]
-    assert [s for s in settings if s] == [{"paused": True}, {"paused": False}]
+    paused, continued = (s for s in settings if s)
+    assert paused["paused"] is True and continued == {"paused": False}
+    # the painting clock was running (the session's own clock did not move here)
+    assert list(paused["timers_ran"].values()) == [0.0]

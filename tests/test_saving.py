@@ -109,20 +109,35 @@ def test_undo_and_speech_rate_are_saved_too(tmp_path):
     assert resumed.code == 0
 
 
-def test_a_game_saved_while_paused_goes_on_unpaused_and_the_file_says_so(tmp_path):
-    """The pause is journaled (the table view stops its clocks); a resumed game is not
-    paused, and its file says so, so the view's clocks run again."""
+def test_a_game_saved_in_a_pause_resumes_in_the_pause(tmp_path):
+    """A game saved in a pause (quit, or farbspiel killed, during the break) goes on in the
+    pause, as if farbspiel had never stopped: a colour said at the table before "weiter"
+    is not a move; the file stays paused (the table view keeps its clocks stopped) until
+    the table continues."""
     save = tmp_path / "game.jsonl"
     script = write_script(tmp_path / "a", ["rot", "Pause"])
     assert run_cli(*PLAY, "--save", str(save), "--script", str(script)).code == 0
-    assert read(save).settings == {"paused": True}
+    assert read(save).settings["paused"] is True
     resumed = run_cli(
         "resume", str(save), "--json", "--script", str(write_script(tmp_path / "b", ["grün"]))
     )
     assert resumed.code == 0, resumed.err
+    assert "Ihr hattet Pause gemacht." in resumed.said[1]
+    assert any("Wir machen gerade Pause" in line for line in resumed.said[2:])
     contents = read(save)
-    assert contents.settings == {"paused": False}
-    assert [a.args.get("colour") for a in contents.actions] == ["red", "green"]  # heard at once
+    assert contents.settings["paused"] is True
+    assert [a.args.get("colour") for a in contents.actions] == ["red"]
+    again = run_cli(
+        "resume",
+        str(save),
+        "--json",
+        "--script",
+        str(write_script(tmp_path / "c", ["weiter", "grün"])),
+    )
+    assert again.code == 0, again.err
+    contents = read(save)
+    assert contents.settings["paused"] is False
+    assert [a.args.get("colour") for a in contents.actions] == ["red", "green"]
 
 
 def test_resume_without_a_file_takes_the_last_saved_game(tmp_path):

@@ -20,7 +20,8 @@ again. A kill chain ends when a process finishes its lines; it passes when
 * the last ``game_over`` event printed equals the uninterrupted run's.
 
 Timers: after a resume the session starts the timers of the current state afresh (the
-journal does not store how long a timer had run). A script's ``@+N`` lines are therefore
+journal does not store how long a timer had run, except in a pause: a game saved in a
+pause resumes in it, its timers where they stood). A script's ``@+N`` lines are therefore
 cut at timer boundaries (``@+60`` that fires three timers becomes ``@+30 @+20 @+10``), so
 that every clock line fires at most one timer, exactly at its end; then a timer always
 starts at the moment of the last journalled change in both runs, and the outcome does not
@@ -451,7 +452,8 @@ def kill_chain(
         chain.disturbed = True
         return chain
     if final != whole.journal:
-        chain.problem = "the final save file differs from the uninterrupted run's"
+        chain.problem = "the final save file differs from the uninterrupted run's: "
+        chain.problem += _first_difference(whole.journal, final)
     elif snapshot_of(save) != whole.snapshot:
         chain.problem = "the replayed state differs"
     elif last_game_over(out) != whole.game_over:
@@ -478,6 +480,15 @@ def _kill_point(
     total = len(whole.journal.splitlines()) - 1
     done = records(save) if resume and save.exists() else 0
     return KillPoint(records=rng.randint(done, total), extra=rng.uniform(0, 2 * per_line))
+
+
+def _first_difference(expected: bytes, got: bytes) -> str:
+    """Where two journals part: the record number and both records (for the report)."""
+    want, have = expected.splitlines(), got.splitlines()
+    for i, (a, b) in enumerate(zip(want, have, strict=False)):
+        if a != b:
+            return f"record {i}: expected {a.decode()!r}, got {b.decode(errors='replace')!r}"
+    return f"{len(want) - 1} records expected, {len(have) - 1} written"
 
 
 def _complete_lines(save: Path) -> list[bytes]:

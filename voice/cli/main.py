@@ -404,8 +404,11 @@ def cmd_resume(args: argparse.Namespace) -> int:
     else:
         cut = contents.valid_length if contents.dropped_tail else None
         session.journal = Journal.reopen(path, cut)
-    if contents.settings.get("paused"):  # a game saved while paused goes on unpaused
-        session.journal.append_setting("paused", False)
+    # a game saved in a pause resumes in the pause (as if farbspiel had never stopped):
+    # what the table says before "weiter" is not taken for a move
+    if contents.settings.get("paused") is True:
+        ran = contents.settings.get("timers_ran")
+        session.resume_in_pause(ran if isinstance(ran, dict) else None)
     remember_save(path)
     return _run(session, args, script, resumed=True, dropped_tail=contents.dropped_tail)
 

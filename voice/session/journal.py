@@ -250,6 +250,10 @@ class Journal:
     def append_setting(self, name: str, value: Any) -> None:
         self._write({"setting": {name: value}})
 
+    def append_settings(self, values: Mapping[str, Any]) -> None:
+        """Several settings that change together, in one line (atomic)."""
+        self._write({"setting": dict(values)})
+
     def _write(self, record: dict[str, Any]) -> None:
         if self._fd is None:
             raise JournalError(console_text("save_closed", path=self.path))

@@ -8,7 +8,7 @@ actions or questions. Every accepted action is journalled before it is announced
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -132,6 +132,7 @@ class Session:
         self._clock_start = now
         self._paused_at: float | None = None
         self._paused_total = 0.0
+        self._saved_ran: dict[str, float] = {}
         self._now = now
         self._replayed = False
         self.clock: Callable[[], float] | None = None
@@ -152,13 +153,33 @@ class Session:
             if not self._replayed:
                 self.check_replay()
             keys = ["resumed"] + (["journal_tail_dropped"] if note_dropped_tail else [])
-            self._respond([Event(k) for k in keys] + self.game.prompt())
+            if self.paused:  # saved in a pause: the break goes on until the table says so
+                self._paused_at = self._now
+                self._respond([Event(k) for k in keys] + [Event("resumed_paused")])
+            else:
+                self._respond([Event(k) for k in keys] + self.game.prompt())
         else:
             self._respond(self.game.start())
-        self._sync_timers(self._active(self._now))
+        active = self._active(self._now)
+        self._sync_timers(active)
+        for timer_id, ran in self._saved_ran.items():  # timers that had run before the pause
+            if timer_id in self._timers:
+                self._timers[timer_id].armed_at = active - ran
+        self._saved_ran = {}
         if self.game.is_over():
             self.finished = True
         self._play_seat()
+
+    def resume_in_pause(self, timers_ran: Mapping[str, float] | None = None) -> None:
+        """The saved game was paused: :meth:`start` goes on in the pause, and the timers
+        that were running go on from where they stood (``timers_ran``: seconds each had
+        run, as the pause was journalled)."""
+        self.paused = True
+        self._saved_ran = {
+            str(k): float(v)
+            for k, v in (timers_ran or {}).items()
+            if isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v
+        }
 
     def check_replay(self) -> None:
         """Replay the given actions now; raises :class:`JournalError` if they do not fit."""
@@ -432,7 +453,8 @@ class Session:
     def _rewrite_journal(self) -> None:
         assert self.journal is not None
         header = Header(self.adapter.game_id, self.lang, self.setup)
-        fresh = rewrite(self.journal.path, header, self.actions, {"rate": self.rate})
+        settings = {"rate": self.rate} | (self._pause_settings() if self.paused else {})
+        fresh = rewrite(self.journal.path, header, self.actions, settings)
         self.journal.close()
         self.journal = fresh
 
@@ -583,9 +605,21 @@ class Session:
             return
         self.paused = True
         self._paused_at = self._now
-        self._journal(lambda j: j.append_setting("paused", True))  # the table view stops its clocks
+        # the table view stops its clocks; a game resumed from here goes on in the pause,
+        # its timers where they stood
+        self._journal(lambda j: j.append_settings(self._pause_settings()))
         self.out.record({"type": "paused"})
         self._respond([Event("paused")])
+
+    def _pause_settings(self) -> dict[str, Any]:
+        """The journal's pause setting: ``paused``, and while paused how many seconds each
+        running timer had run (``timers_ran``)."""
+        if not self.paused:
+            return {"paused": False}
+        active = self._active(self._now)
+        self._sync_timers(active)
+        ran = {k: round(active - t.armed_at, 3) for k, t in self._timers.items()}
+        return {"paused": True, "timers_ran": ran}  # always both: no stale timers_ran
 
     def _continue(self) -> None:
         if not self.paused:
@@ -595,7 +629,7 @@ class Session:
         assert self._paused_at is not None
         self._paused_total += self._now - self._paused_at
         self._paused_at = None
-        self._journal(lambda j: j.append_setting("paused", False))
+        self._journal(lambda j: j.append_settings(self._pause_settings()))
         self.out.record({"type": "continued"})
         self._respond([Event("continued")] + self.game.prompt())
 
@@ -761,6 +795,7 @@ class Session:
 _SESSION_KEYS = frozenset(
     {
         "resumed",
+        "resumed_paused",
         "journal_tail_dropped",
         "help",
         "more_help",
