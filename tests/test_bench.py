@@ -248,3 +248,24 @@ def test_the_play_pass_decides_with_the_recognisers_own_thresholds(game, monkeyp
         ref = ReferencePlay("farben", "de")
         run.play_reference(table, ref, Voice("de"), labels, None, moves_limit=3)
     assert seen and all(t is own for t in seen)
+
+
+def test_the_report_says_what_each_wrong_move_was_heard_as() -> None:
+    """A wrong move of the play pass is listed with what was said, what the recogniser
+    heard (and how sure it was), which question it answered, and the move applied; so a
+    wrong move in a full run can be traced without running it again."""
+    from games.engine import Action
+    from voice.bench import run
+    from voice.bench.report import wrong_moves
+    from voice.bench.run import Played
+
+    played = Played("sphinx", "de", "de", "babble 10 dB", "turn3", game="farben")
+    played.heard = [{"text": "ja", "confidence": 0.81, "at": 3.2}]
+    asked = Action("name", {"player": "Julia", "colour": "red"})
+    run._note_wrong(played, "nein", ("move", asked), asked)
+    played.wrong_applied += 1
+    (line,) = wrong_moves([played])
+    assert "said “nein”, heard “ja” 0.810" in line
+    assert "answering “move”" in line and "'colour': 'red'" in line
+    data = played.to_json()
+    assert data["wrong"][0]["said"] == "nein" and "heard" not in data

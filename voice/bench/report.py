@@ -300,6 +300,21 @@ def limits(heard: Sequence[Heard], played: Sequence[Played]) -> list[str]:
     return lines
 
 
+def wrong_moves(played: Sequence[Played]) -> list[str]:
+    """Every wrong move the play pass applied: what was said, what it was heard as, and
+    (if it was an answer) which question it answered."""
+    lines = []
+    for p in played:
+        for w in p.wrong:
+            heard = "; ".join(f"“{h['text']}” {h['confidence']:.3f}" for h in w["heard"])
+            asked = f", answering “{w['answering']}” about {w['asked']}" if w["answering"] else ""
+            lines.append(
+                f"- {p.game} {p.lang} {p.voice} {p.condition}, {p.move}: said “{w['said']}”, "
+                f"heard {heard or '(nothing)'}{asked}; applied {w['applied']}"
+            )
+    return lines
+
+
 def confusions(heard: Sequence[Heard], lang: str, top: int = 12) -> list[str]:
     counts: Counter[tuple[str, str]] = Counter()
     for h in heard:
@@ -386,6 +401,9 @@ def write_report(
         "",
     ]
     lines += limits(heard, played)
+    wrong = wrong_moves(played)
+    if wrong:
+        lines += ["", "## Wrong moves applied (play pass)", ""] + wrong
     for lang in sorted({h.lang for h in heard}):
         found = confusions(heard, lang)
         if found:

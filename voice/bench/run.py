@@ -118,9 +118,16 @@ class Played:
     done: bool = False
     latencies: list[float] = field(default_factory=list)
     game: str = "alle-meine-farben"
+    wrong: list[dict[str, Any]] = field(default_factory=list)
+    """Each wrong move applied: what was said, what the recogniser heard (with its
+    confidence, and whether it answered a question), and the move applied."""
+    heard: list[dict[str, Any]] = field(default_factory=list)
+    """What the last utterance was heard as (one entry per decision)."""
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["heard"]  # the working note of the last utterance; wrong keeps what matters
+        return data
 
 
 @dataclass
@@ -391,6 +398,7 @@ def play_pass(
                     result.done = True
                 else:
                     result.wrong_applied += 1
+                    _note_wrong(result, text, awaiting, applied)
                     # the table notices and takes it back (typed, not counted as speech)
                     session = Session(
                         adapter_for(GAME),
@@ -476,12 +484,25 @@ def play_reference(
                     result.done = True
                 else:
                     result.wrong_applied += 1  # taken back by the table (typed)
+                    _note_wrong(result, text, awaiting, session.actions[-1])
                     session = _listens_with(ref.session_at(before, recorder), table.recogniser)
         if not result.done:
             # the player gives up on speech; the move is made by hand (typed)
             session = None
         out.append(result)
     return out
+
+
+def _note_wrong(result: Played, said: str, awaiting: Any, applied: Action) -> None:
+    result.wrong.append(
+        {
+            "said": said,
+            "answering": awaiting[0] if awaiting is not None else None,
+            "asked": awaiting[1].to_json() if awaiting and awaiting[1] is not None else None,
+            "heard": list(result.heard),
+            "applied": applied.to_json(),
+        }
+    )
 
 
 def _say_once(
@@ -501,7 +522,15 @@ def _say_once(
     results, speech_start, _ = table.say(clip)
     result.utterances += 1
     answered = False
+    result.heard = []
     for decided in results:
+        result.heard.append(
+            {
+                "text": decided.transcript.text,
+                "confidence": round(decided.transcript.confidence, 3),
+                "at": round(decided.at, 2),
+            }
+        )
         mark = len(recorder.records)
         started = time.process_time()
         session.hear_speech(decided.transcript)  # noise utterances too: they count
