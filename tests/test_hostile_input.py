@@ -17,6 +17,7 @@ counts the generated cases per test (``FARBSPIEL_CASES_FILE``) into bench-result
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
@@ -24,6 +25,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -359,6 +361,7 @@ def assert_clean(code: int, err: str) -> None:
 
 EMPTY_SCRIPT = Path(tempfile.mkdtemp(prefix="farbspiel-empty-")) / "empty.script"
 EMPTY_SCRIPT.write_text("")
+atexit.register(shutil.rmtree, EMPTY_SCRIPT.parent, True)  # hypothesis: no tmp_path here
 
 names = st.lists(
     st.sampled_from(["Anna", "Ben", "Cem", "Dan", "Eva", "Fritz", "Zoë", "Jean-Luc"]),
