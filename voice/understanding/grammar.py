@@ -106,6 +106,11 @@ class Grammar:
             for kind, words in (common.get("guard_words") or {}).items()
         }
         """Word classes of :mod:`voice.understanding.fallback`'s guard (refusal, hedge, ...)."""
+        self.opening_words: tuple[str, ...] = tuple(
+            normalize(w) for w in common.get("opening_words") or ()
+        )
+        """Words that open a sentence without meaning anything there ("so, ich bin fertig")
+        but mean something inside one ("ich bin so weit"): skipped only at the start."""
         merged: dict[str, Any] = {}
         merge_dict(merged, {k: v for k, v in common.items() if k not in _OWN_KEYS})
         merge_dict(merged, {k: v for k, v in game.items() if k not in _OWN_KEYS})
@@ -280,7 +285,9 @@ class Grammar:
         return frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
-_OWN_KEYS = frozenset({"global_intents", "guarded_intents", "guard_words", "quiet_intents"})
+_OWN_KEYS = frozenset(
+    {"global_intents", "guarded_intents", "guard_words", "quiet_intents", "opening_words"}
+)
 """Keys of our grammar files that are ours, not hassil's."""
 
 

@@ -109,6 +109,11 @@ class IntentParser:
         exact = self._exact(norm, allowed)
         if exact is not None:
             return exact
+        opened = self._without_opening(norm)
+        if opened != norm:
+            exact = self._exact(opened, allowed)
+            if exact is not None:
+                return Intent(exact.name, exact.slots, norm, exact.score)
         snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
@@ -121,6 +126,14 @@ class IntentParser:
         if guessed is not None:
             return guessed
         return self._fuzzy(norm, allowed, slots)
+
+    def _without_opening(self, norm: str) -> str:
+        """``norm`` without the words that open it ("so", "na gut"; see the grammar's
+        ``opening_words``)."""
+        words = norm.split()
+        while len(words) > 1 and words[0] in self.grammar.opening_words:
+            words.pop(0)
+        return " ".join(words)
 
     @cached_property
     def fallback(self) -> Fallback:
