@@ -106,14 +106,14 @@ class IntentParser:
         allowed: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
     ) -> Intent | None:
+        opened = self._without_opening(norm)
+        if opened != norm:  # first without the opening words: "and I had purple" is not
+            exact = self._exact(opened, allowed)  # a player called "and I"
+            if exact is not None:
+                return Intent(exact.name, exact.slots, norm, exact.score)
         exact = self._exact(norm, allowed)
         if exact is not None:
             return exact
-        opened = self._without_opening(norm)
-        if opened != norm:
-            exact = self._exact(opened, allowed)
-            if exact is not None:
-                return Intent(exact.name, exact.slots, norm, exact.score)
         snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
