@@ -263,3 +263,18 @@ def test_a_colour_asked_and_taken_back_is_never_a_move(
     # the colour alone is still the move, at once
     heard = _say(session, sure, move, voice)
     assert len(session.actions) == 1, heard
+
+
+def test_german_au_is_not_heard_as_rot(tmp_path: Path) -> None:
+    """Farben: a player shows "braun" or "grau". German au listened for as the English AW
+    fitted worse than "rot" (R OW T): espeak-ng's de heard "braun" and "grau" as "rot",
+    de+f3 "grau" as "gelb" (pronounce.py, "aʊ": the en-us model hears AA OW or OW)."""
+    colours = [p for p, _ in Grammar("de", "farben").phrases(["reveal"]) if " " not in p]
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(colours)
+    heard = {
+        (voice, word): [t.text for t in hear(recogniser, utterance(word, voice, seed=i))]
+        for voice in ("de", "de+f3")
+        for i, word in enumerate(["braun", "grau", "blau"])
+    }
+    assert all(texts == [word] for (_, word), texts in heard.items()), heard

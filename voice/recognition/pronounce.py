@@ -101,7 +101,12 @@ IPA_TO_ARPABET: Mapping[str, Mapping[str, str]] = {
         "øː": "ER|EH",
         "œ": "ER|EH",
         "aɪ": "AY",
-        "aʊ": "AW",
+        # German au ("braun", "grau", "blau", "auf") is no English AW to the en-us model:
+        # measured by decoding 16 words with au, said by espeak-ng's de and de+f3 and the
+        # mbrola voices de5 and de6, against the word with au as AW, AA OW, OW, AO, AA UH,
+        # AH OW or AA W: AA OW fitted best 27 times of 64, OW 15, AH OW 11, AA UH 7, AW 4
+        # (with AW, "braun" and "grau" were heard as "rot")
+        "aʊ": "AA OW|OW",
         "ɔʏ": "OY",
         "ɔø": "OY",
         # espeak-ng 1.51 writes "??" for its German "ur" before a consonant ("Burg",
