@@ -278,3 +278,21 @@ def test_german_au_is_not_heard_as_rot(tmp_path: Path) -> None:
         for i, word in enumerate(["braun", "grau", "blau"])
     }
     assert all(texts == [word] for (_, word), texts in heard.items()), heard
+
+
+def test_german_long_e_is_not_heard_as_an_english_ay(tmp_path: Path) -> None:
+    """Farben's stack chooser: "Der Stapel Kaffee" was heard as "der stapel party"
+    while German long e was listened for as the English EY glide (pronounce.py, "eː": the
+    en-us model hears a German e as IY)."""
+    from voice.bench.reference import ReferencePlay
+
+    moments = ReferencePlay("farben", "de").moments()
+    stacks = next(m for m in moments.values() if "der stapel kaffee" in m.phrases)
+    assert "der stapel party" in stacks.phrases  # the word it was taken for is there too
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(stacks.phrases)
+    heard = [
+        [t.text for t in hear(recogniser, utterance(text, "de", seed=i))]
+        for i, text in enumerate(["Der Stapel Kaffee", "Ich nehme den Stapel Kaffee"])
+    ]
+    assert all(len(texts) == 1 and "kaffee" in texts[0] for texts in heard), heard
