@@ -296,3 +296,16 @@ def test_german_long_e_is_not_heard_as_an_english_ay(tmp_path: Path) -> None:
         for i, text in enumerate(["Der Stapel Kaffee", "Ich nehme den Stapel Kaffee"])
     ]
     assert all(len(texts) == 1 and "kaffee" in texts[0] for texts in heard), heard
+
+
+def test_german_short_e_is_heard_in_gelb(tmp_path: Path) -> None:
+    """Farben: a player shows yellow. German short e listened for only as the English EH
+    left "gelb" to other colours ("Ich habe gelb gewählt" heard as "ich habe die rot
+    karte" at 0.92); the en-us model hears it as IH as often (pronounce.py, "ɛ")."""
+    phrases = [p for p, _ in Grammar("de", "farben").phrases(["reveal"])]
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(phrases)
+    said = ["gelb", "Ich habe gelb gewählt", "Meine Farbe ist gelb", "Ich nehme gelb"]
+    heard = [[t.text for t in hear(recogniser, utterance(text, "de", seed=i))]
+             for i, text in enumerate(said)]  # fmt: skip
+    assert all(len(texts) == 1 and "gelb" in texts[0].split() for texts in heard), heard
