@@ -269,3 +269,31 @@ def test_the_report_says_what_each_wrong_move_was_heard_as() -> None:
     assert "answering “move”" in line and "'colour': 'red'" in line
     data = played.to_json()
     assert data["wrong"][0]["said"] == "nein" and "heard" not in data
+
+
+def test_table_talk_heard_as_table_talk_is_not_counted_as_accepted() -> None:
+    """The grammar gives table talk a place ("der Ball nicht rot"): heard as that, the
+    session lets it be whatever the confidence, so the benchmark does not count it as
+    table talk accepted; heard as a move it does."""
+    from types import SimpleNamespace
+
+    from games.engine import Setup
+    from voice.bench import run
+    from voice.output.sinks import NullOutput
+    from voice.recognition.base import Transcript
+    from voice.session.adapters import adapter_for
+    from voice.session.session import Session
+    from voice.understanding.policy import Decision, PlayPolicy
+
+    setup = Setup(("Anna", "Ben", "Cem"), 7, "Ben", {"variant": "basic"})
+    session = Session(adapter_for("alle-meine-farben"), "de", setup, NullOutput())
+    session.start()
+    moment = SimpleNamespace(key="at1", phase=session.phase())
+    policy = PlayPolicy(session.parser)
+    phrases = session.phrases()
+    talk = next(p for p in phrases if p.split()[-2:] == ["nicht", "rot"])
+    assert "rot" in phrases
+    heard = run._decide(policy, Transcript(talk, 0.99), moment, session.is_move)
+    assert heard.intent.name == "talk" and heard.decision is Decision.IGNORE
+    heard = run._decide(policy, Transcript("rot", 0.99), moment, session.is_move)
+    assert heard.intent.name == "place" and heard.decision is Decision.ACT

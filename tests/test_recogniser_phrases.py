@@ -14,7 +14,7 @@ import os
 import pytest
 
 from games.engine import Setup
-from voice.output.sinks import NullOutput
+from voice.output.sinks import NullOutput, RecordingOutput
 from voice.recognition.vosk import build_grammar
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
@@ -82,3 +82,22 @@ def test_every_phrase_of_every_phase_is_understood(lang, variant):
         assert not wrong, f"{lang}/{variant} {name}: not understood as expected: {wrong[:10]}"
     # basic: first player, play (object 1), confirm, play (object 2), pause; profi: no first
     assert len(seen) == (5 if variant == "basic" else 4) and checked > 1000
+
+
+@pytest.mark.parametrize(("lang", "go_on"), [("de", "mach weiter"), ("en", "continue")])
+def test_go_on_is_listened_for_only_while_paused(lang, go_on):
+    """Out of a pause "weiter" means nothing, and the recogniser pulled long table talk
+    onto it ("Morgen fahren wir zu Oma und Opa" heard as "mach weiter", measured): it is
+    in the grammar while the game is paused. Typed, it is still answered."""
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options={"variant": "basic"})
+    out = RecordingOutput()
+    session = Session(adapter_for("alle-meine-farben"), lang, setup, out)
+    session.start()
+    session.hear("Anna" if lang == "de" else "Anna starts")
+    assert go_on not in session.phrases() and "pause" in session.phrases()
+    session.hear("pause")
+    assert go_on in session.phrases()
+    session.hear(go_on)
+    assert not session.paused and go_on not in session.phrases()
+    session.hear(go_on)  # typed out of a pause: answered, not "not understood"
+    assert out.said[-1] == {"de": "Das Spiel läuft doch.", "en": "The game is already running."}[lang]

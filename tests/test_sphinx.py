@@ -263,3 +263,48 @@ def test_a_colour_asked_and_taken_back_is_never_a_move(
     # the colour alone is still the move, at once
     heard = _say(session, sure, move, voice)
     assert len(session.actions) == 1, heard
+
+
+def test_german_au_is_not_heard_as_rot(tmp_path: Path) -> None:
+    """Farben: a player shows "braun" or "grau". German au listened for as the English AW
+    fitted worse than "rot" (R OW T): espeak-ng's de heard "grau" as "rot" and "braun"
+    as another colour (pronounce.py, "aʊ": the en-us model hears AA OW)."""
+    colours = [p for p, _ in Grammar("de", "farben").phrases(["reveal"]) if " " not in p]
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(colours)
+    heard = {
+        word: [t.text for t in hear(recogniser, utterance(word, "de", seed=i))]
+        for i, word in enumerate(["braun", "grau", "blau"])
+    }
+    assert all(texts == [word] for word, texts in heard.items()), heard
+
+
+def test_german_long_e_is_not_heard_as_an_english_ay(tmp_path: Path) -> None:
+    """Farben's stack chooser: "Der Stapel Kaffee" was heard as "der stapel party"
+    while German long e was listened for as the English EY glide (pronounce.py, "eː": the
+    en-us model hears a German e as IY)."""
+    from voice.bench.reference import ReferencePlay
+
+    moments = ReferencePlay("farben", "de").moments()
+    stacks = next(m for m in moments.values() if "der stapel kaffee" in m.phrases)
+    assert "der stapel party" in stacks.phrases  # the word it was taken for is there too
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(stacks.phrases)
+    heard = [
+        [t.text for t in hear(recogniser, utterance(text, "de", seed=i))]
+        for i, text in enumerate(["Der Stapel Kaffee", "Ich nehme den Stapel Kaffee"])
+    ]
+    assert all(len(texts) == 1 and "kaffee" in texts[0] for texts in heard), heard
+
+
+def test_german_short_e_is_heard_in_gelb(tmp_path: Path) -> None:
+    """Farben: a player shows yellow. German short e listened for only as the English EH
+    left "gelb" to other colours ("Ich habe gelb gewählt" heard as "ich habe die rot
+    karte" at 0.92); the en-us model hears it as IH as often (pronounce.py, "ɛ")."""
+    phrases = [p for p, _ in Grammar("de", "farben").phrases(["reveal"])]
+    recogniser = SphinxRecogniser("de", pronunciation_cache=tmp_path / "de.json")
+    recogniser.set_phrases(phrases)
+    said = ["gelb", "Ich habe gelb gewählt", "Meine Farbe ist gelb", "Ich nehme gelb"]
+    heard = [[t.text for t in hear(recogniser, utterance(text, "de", seed=i))]
+             for i, text in enumerate(said)]  # fmt: skip
+    assert all(len(texts) == 1 and "gelb" in texts[0].split() for texts in heard), heard

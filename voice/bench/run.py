@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -326,9 +326,15 @@ def _listens_with(session: Any, recogniser: Recogniser) -> Any:
 
 
 def _decide(policy: PlayPolicy, transcript: Transcript, moment: Moment, is_move: Any) -> Any:
+    """The policy's verdict as the session carries it out: table talk heard as table talk
+    (the grammar's quiet intents, "das hut soll nicht rot werden") is let be, whatever
+    its confidence, so it is ignored, not "acted on"."""
     answering = moment.key.startswith("confirm")
     phase = moment.phase
-    return policy.decide(transcript, phase.intents, phase.slots, is_move, answering=answering)
+    verdict = policy.decide(transcript, phase.intents, phase.slots, is_move, answering=answering)
+    if verdict.intent is not None and verdict.intent.name in policy.parser.grammar.quiet_intents:
+        return replace(verdict, decision=Decision.IGNORE)
+    return verdict
 
 
 # --- the play pass --------------------------------------------------------------------------

@@ -227,8 +227,14 @@ class Session:
     def phrases(self) -> list[str]:
         """The sentences a recogniser should listen for now (normalised, unique)."""
         phase = self.phase()
+        intents = phase.intents
+        if not self.paused:
+            # "weiter" is only worth hearing while the game is paused; out of a pause a
+            # recogniser pulled long table talk onto it ("Morgen fahren wir zu Oma und
+            # Opa" heard as "mach weiter", measured). Typed, it is still answered.
+            intents = intents - {"continue"}
         seen: dict[str, None] = {}
-        for phrase, _ in self.grammar.phrases(phase.intents, phase.slots):
+        for phrase, _ in self.grammar.phrases(intents, phase.slots):
             seen.setdefault(phrase, None)
         return list(seen)
 
