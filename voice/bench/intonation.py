@@ -43,8 +43,9 @@ DEFAULT_VOICES = {
 }
 PREROLL = 0.3
 """Seconds of the room before the voice in an utterance's audio (the endpointer's)."""
-TRAILING = 0.15
-"""Seconds of the room after it (the pause that ends the utterance)."""
+TRAILING = pitch.AFTER_VOICE
+"""Seconds of the room after it: the recognisers hand over the audio up to this far
+after the last word's end."""
 
 
 @dataclass
@@ -107,11 +108,7 @@ def judge_all(
             signal = np.concatenate(
                 [np.zeros(before, np.float32), clip, np.zeros(after, np.float32)]
             )
-            noise = (
-                audio.white_noise(len(signal), rng_seed + 2 * i + asked)
-                if condition.noise == "white"
-                else audio.pink_noise(len(signal), rng_seed + 2 * i + asked)
-            )
+            noise = _noise(condition, lang, len(signal), rng_seed + 2 * i + asked)
             cleaned = front.process(audio.to_pcm(signal + noise * noise_gain))
             started = time.process_time()
             result = pitch.intonation(cleaned)
@@ -131,6 +128,18 @@ def judge_all(
                 )
             )
     return out
+
+
+def _noise(condition: Condition, lang: str, length: int, seed: int) -> np.ndarray:
+    if condition.noise == "white":
+        return audio.white_noise(length, seed)
+    if condition.noise == "babble":  # other people talking, as in the speech benchmark
+        from voice.bench.corpus import corpus_data
+        from voice.bench.speech import BABBLE_VOICES
+
+        voices = [audio.Voice(v) for v in BABBLE_VOICES[lang] if audio.voice_works(v)]
+        return audio.babble_noise(length, seed, corpus_data(lang)["babble"], voices)
+    return audio.pink_noise(length, seed)
 
 
 def summarise(judged: Sequence[Judged]) -> list[dict[str, Any]]:

@@ -40,6 +40,11 @@ ANALYSED = 1.5
 """Seconds at the end of an utterance that are analysed: the end's rise or fall and the
 level of the words before it (the pitch tracker's cost grows with the audio: about 4 ms
 for 0.5 s, 7 ms for 1.5 s on this machine, measured)."""
+AFTER_VOICE = 0.1
+"""Seconds after the recogniser's end of the last word that belong to the voice (a word's
+end is placed where the next pause begins; a rise's last voiced frames may lie past it).
+Recognisers hand over no more than this: after it is the room, where other voices at the
+table may rise."""
 REACH = 0.5
 """Seconds of voicing before the end in which the rise is measured (the last stressed
 syllable and what follows it)."""

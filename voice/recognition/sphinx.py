@@ -51,7 +51,7 @@ from voice.recognition.base import (
     Word,
 )
 from voice.recognition.endpoint import Endpointer, Step
-from voice.recognition.intonation import Intonation, intonation
+from voice.recognition.intonation import AFTER_VOICE, Intonation, intonation
 from voice.recognition.phrase_graph import Automaton, spoken_words
 from voice.recognition.pronounce import Pronouncer, PronunciationError, cache_dir
 
@@ -471,9 +471,17 @@ class SphinxRecogniser(Recogniser):
         self.details = details
 
     def _measure(self, audio: list[bytes]) -> Intonation | None:
-        """The melody of the end of the utterance decoded last (measured once)."""
+        """The melody of the end of the utterance decoded last (measured once), up to
+        its last word: the pause after it is the room's."""
         if not self._measured:
-            self._melody = intonation(b"".join(audio))
+            voice = b"".join(audio)
+            words = [
+                s for s in self._decoder.seg() or () if s.word.split("(", 1)[0] in self._words_of
+            ]
+            if words:  # frames of 10 ms from the start of the utterance's audio
+                end = (words[-1].end_frame + 1) / 100.0 + AFTER_VOICE
+                voice = voice[: int(end * SAMPLE_RATE) * 2]
+            self._melody = intonation(voice)
             self._measured = True
         return self._melody
 

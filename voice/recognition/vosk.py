@@ -89,10 +89,6 @@ NOISE_VOICED_BELOW = 0.15
 Measured (40 ms frames): espeak-ng speech in de/en/ko, clean to 5 dB SNR, white or pink
 noise, clipped: 0.4-1.0; white, pink, brown and clipped noise: 0.0-0.06."""
 
-MELODY_MARGIN = 0.1
-"""Seconds of audio around the words that the melody is judged on (vosk's word ends are
-at the frame where the next silence begins; a rise's last voiced frames may lie past it)."""
-
 PROBE_TIMEOUT = 300.0
 """Seconds a model may take to load in the checking child process."""
 
@@ -598,7 +594,8 @@ class VoskRecogniser(Recogniser):
         measured only where it matters, for a transcript sure enough to be acted on."""
         if confidence < self.thresholds.act:
             return False
-        audio = self._voicing.samples(heard[0].start - MELODY_MARGIN, heard[-1].end + MELODY_MARGIN)
+        after = intonation.AFTER_VOICE  # up to the end of the voice: then the room
+        audio = self._voicing.samples(heard[0].start - after, heard[-1].end + after)
         melody = intonation.intonation(audio)
         return melody is not None and melody.question
 
