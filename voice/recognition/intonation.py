@@ -17,8 +17,11 @@ Two measures, in semitones (so a low voice and a high one compare alike):
 - ``level``: the pitch at the end over the median pitch of the utterance (a statement ends
   below its middle; a question ends near or above it).
 
-A question needs both (:data:`RISE_MIN`, :data:`LEVEL_MIN`; measured in
-voice/bench/README.md, "Intonation").
+A question needs both (:data:`RISE_MIN`, :data:`LEVEL_MIN`). Before they are taken,
+what is not the player's voice is left out: the room (:data:`BELOW_SPEECH_DB`), other
+voices further away (:data:`STRETCH_PEAK_DB`), stray frames and octave errors
+(:data:`MIN_STRETCH`, :data:`MAX_STEP`, :data:`SPREAD`). Measured with
+``python -m voice.bench.intonation`` (voice/bench/README.md, "Questions by their melody").
 """
 
 from __future__ import annotations
