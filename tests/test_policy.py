@@ -51,6 +51,18 @@ def test_a_sure_move_is_applied_at_once() -> None:
     assert any("lila" in s.lower() for s in out.said)
 
 
+def test_a_sure_move_said_as_a_question_is_asked_about_first() -> None:
+    """ "den Ball lila?" with the pitch rising (Transcript.question): the words are a move,
+    the melody is a question; the move is confirmed, never applied at once."""
+    session, out = session_at_first_turn()
+    session.hear_speech(Transcript("den ball lila", 0.99, question=True))
+    assert session.actions == []
+    assert out.said[-1] == "Ben malt den Ball lila an – richtig?"
+    # a question that is no move is answered as before
+    verdict = decide(session, Transcript("welche farben darf ich nehmen", 0.99, question=True))
+    assert verdict.decision is Decision.ACT
+
+
 def test_a_doubtful_move_is_confirmed_and_yes_applies_it() -> None:
     session, out = session_at_first_turn()
     session.hear_speech(Transcript("lila", 0.5))

@@ -414,3 +414,16 @@ def test_vosk_hears_through_the_audio_front_end(clips, spec):
     for text in ("주황색 비행기", "검은색", "자동차"):
         assert [t.text for t in hear(rec, clips[text])] == [text]
     rec.close()
+
+
+def test_a_phrase_said_as_a_question_is_marked_as_one(recogniser):
+    """The melody is the audio's, not the engine's: vosk's transcripts say whether the
+    pitch rose at the end (voice.recognition.intonation), as pocketsphinx's do, so a
+    move said as a question is asked about rather than applied."""
+    recogniser.set_phrases(WHOLE_GAME)
+    for text in ("보라색", "검은색 자동차"):
+        (asked,) = hear(recogniser, utterance(text + "?"))
+        (said,) = hear(recogniser, utterance(text + "."))
+        assert asked.text == said.text == text
+        assert asked.confidence >= recogniser.thresholds.act  # sure enough to be judged
+        assert asked.question and not said.question

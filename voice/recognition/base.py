@@ -71,6 +71,12 @@ class Transcript:
     """Sentences that nearly won, most likely first (empty where the engine gives none).
     The play policy adds up the ones that mean the same as ``text``."""
 
+    question: bool = False
+    """Said as a question: the pitch rose at the end (:mod:`voice.recognition.intonation`),
+    as in "Cem played green?" where the words alone are a move. The play policy never
+    applies such a move at once, it asks first. Measured where it matters (a transcript
+    sure enough to be acted on); ``False`` where it was not, or could not be, measured."""
+
 
 @dataclass(frozen=True)
 class Thresholds:

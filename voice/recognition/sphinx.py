@@ -51,6 +51,7 @@ from voice.recognition.base import (
     Word,
 )
 from voice.recognition.endpoint import Endpointer, Step
+from voice.recognition.intonation import AFTER_VOICE, Intonation, intonation
 from voice.recognition.phrase_graph import Automaton, spoken_words
 from voice.recognition.pronounce import Pronouncer, PronunciationError, cache_dir
 
@@ -119,7 +120,8 @@ TAKING_BACK = {
 oder Schule"). A one-word sentence waits ``lone_silence`` only if the grammar goes on
 with one of them: "ja" ("ja genau") and Pantone's names ("Garfield ist es nicht") end
 after the usual short pause (waiting after every lone word cost 0.25 s of p95 latency
-on every yes, no and name, measured)."""
+on every yes, no and name, measured); and only if it was said as a question, its pitch
+rising ("lila?"): a colour said as a statement is not being asked about."""
 MAX_GUESSES = 3
 """At most this many short pauses per utterance are decoded early; after that only pauses
 as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
@@ -226,9 +228,11 @@ class SphinxRecogniser(Recogniser):
         is a sentence of the grammar, ``end_silence`` seconds of quiet end it, otherwise
         (the player may be pausing mid-sentence) ``max_silence`` seconds do. A sentence
         of one word that could be taken back ("lila", and "lila? nee" is table talk; see
-        ``TAKING_BACK``) and that is sure enough to be acted on at once ends after
+        ``TAKING_BACK``), that is sure enough to be acted on at once and that was said as
+        a question (its pitch rising, :mod:`voice.recognition.intonation`) ends after
         ``lone_silence`` seconds: a question's pause is longer than ``end_silence``, and
-        a lone value acted on at once is the move the player was just taking back.
+        a lone value acted on at once is the move the player was just taking back. Said as
+        a statement (falling), it ends after ``end_silence`` like any sentence.
         """
         if lang not in LANGUAGES:
             raise RecogniserError(key="sphinx_language", lang=lang, languages=list(LANGUAGES))
@@ -290,6 +294,9 @@ class SphinxRecogniser(Recogniser):
         self._guess: bool | None = None  # decoded so far: a whole sentence? None: not decoded
         self._guesses = 0
         self._lone = False  # the guess is a lone value that may still be taken back
+        # the pitch at the end of the last decode's audio: question or statement?
+        self._melody: Intonation | None = None
+        self._measured = False
         self._mean: str | None = None  # cepstral mean of the last utterance
         self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
         # the n-best list of the last decode, built at the guess (see _prepare_nbest)
@@ -391,6 +398,7 @@ class SphinxRecogniser(Recogniser):
         self._utt_audio = []
         self._guess = None
         self._nbest = None
+        self._melody, self._measured = None, False
         self._buffer = b""
 
     def close(self) -> None:
@@ -440,10 +448,14 @@ class SphinxRecogniser(Recogniser):
         the end decides with its own confidence and builds the list only if it is missing,
         so the decisions are the same as without it.
 
-        A lone value waits for a question's pause (``lone_silence``) only if it could be
-        acted on at once: one that will be confirmed anyway needs no wait, the "nee" that
-        may follow answers the question (the wait cost 0.23 s of p95 latency on the
-        moves of Alle meine Farben and Farben in a quiet room, measured)."""
+        A sentence sure enough to be acted on gets its melody measured here too (is it a
+        question?), while the pause goes on. A lone value waits for a question's pause
+        (``lone_silence``) only if it could be acted on at once and was said as a
+        question ("lila?", pitch rising; also when there was too little voice to tell):
+        one that will be confirmed anyway needs no wait, the "nee" that may follow
+        answers the question (the wait cost 0.23 s of p95 latency on the moves of Alle
+        meine Farben and Farben in a quiet room, measured), and one said as a statement
+        ("lila.", pitch falling) is not being asked about."""
         hyp = self._decoder.hyp()
         if hyp is None:
             return
@@ -453,8 +465,25 @@ class SphinxRecogniser(Recogniser):
         if in_grammar >= self.thresholds.ignore:
             self._nbest = self._nbest_scores()
         # the meaning confidence is at most in_grammar (its sentences share that bound)
-        self._lone = self._lone and in_grammar >= self.thresholds.act
+        sure = in_grammar >= self.thresholds.act
+        melody = self._measure(self._utt_audio) if sure else None
+        self._lone = self._lone and sure and (melody is None or melody.question)
         self.details = details
+
+    def _measure(self, audio: list[bytes]) -> Intonation | None:
+        """The melody of the end of the utterance decoded last (measured once), up to
+        its last word: the pause after it is the room's."""
+        if not self._measured:
+            voice = b"".join(audio)
+            words = [
+                s for s in self._decoder.seg() or () if s.word.split("(", 1)[0] in self._words_of
+            ]
+            if words:  # frames of 10 ms from the start of the utterance's audio
+                end = (words[-1].end_frame + 1) / 100.0 + AFTER_VOICE
+                voice = voice[: int(end * SAMPLE_RATE) * 2]
+            self._melody = intonation(voice)
+            self._measured = True
+        return self._melody
 
     def _decode(self) -> bool:
         """Decode the utterance so far with the grammar, normalised by the utterance's
@@ -467,6 +496,7 @@ class SphinxRecogniser(Recogniser):
         self._decoder.process_raw(audio, full_utt=True)
         self._decoder.end_utt()
         self._mean = self._decoder.get_cmn(False)
+        self._melody, self._measured = None, False  # of other audio
         if self._phones is not None:
             self._loop = self._loop_state()
         hyp = self._decoder.hyp()
@@ -496,7 +526,7 @@ class SphinxRecogniser(Recogniser):
             self._decode()
         if self._phones is not None:
             self._phones.end_utt()
-        self._utt_audio = []
+        utt_audio, self._utt_audio = self._utt_audio, []
         self._guess = None
         prepared, self._nbest = self._nbest, None
         end = self._now()
@@ -512,6 +542,11 @@ class SphinxRecogniser(Recogniser):
             return Transcript("", 0.0, end=end)
         in_grammar = self._in_grammar(hyp, end - self._utt_start, over_floor)
         phrase = self._phrase(hyp.hypstr)
+        if in_grammar >= self.thresholds.act:  # could be acted on: a question, or not?
+            self._measure(utt_audio)
+        melody = self._melody if self._measured else None
+        if melody is not None:
+            self.details.update(rise=melody.rise, level=melody.level, question=melody.question)
         if in_grammar < self.thresholds.ignore:
             # ignored whatever the n-best list says (its sentences share this bound), so
             # its lattice is not built: for a large grammar in noise or babble that costs
@@ -542,6 +577,7 @@ class SphinxRecogniser(Recogniser):
             words=self._words() if self._phrase(hyp.hypstr) == phrase else (),
             end=end,
             alternatives=alternatives,
+            question=melody is not None and melody.question,
         )
 
     def _in_grammar(self, hyp: Any, seconds: float, over_floor: float | None) -> float:

@@ -21,6 +21,10 @@ out as a listed phrase, measured with confidence up to 1.0. So a transcript is k
 if the audio of its words sounds like a voice (:class:`VoicingMeter`: periodic, as voiced
 speech is, in a fair share of its frames; noise is not); words that are noise are left
 out (a hiss just before a player speaks is decoded as one utterance with them).
+
+A transcript sure enough to be acted on has its melody measured
+(:mod:`voice.recognition.intonation`): a move said as a question ("Cem played green?")
+is asked about, never applied at once.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import numpy as np
 
 from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
+from voice.recognition import intonation
 from voice.recognition.base import (
     PhraseError,
     Recogniser,
@@ -350,6 +355,12 @@ class VoicingMeter:
         index = np.arange(start, end) % self.KEEP
         return self.buffer[index].astype(np.float64)
 
+    def samples(self, start: float, end: float) -> np.ndarray:
+        """The audio kept between two stream times (seconds)."""
+        first = max(int(start * SAMPLE_RATE), self.count - self.KEEP, 0)
+        last = min(int(end * SAMPLE_RATE), self.count)
+        return self._audio(first, last) if last > first else np.zeros(0)
+
     def voiced_share(self, start: float, end: float) -> tuple[float, int]:
         """(share of voiced frames, frames judged) between two stream times (seconds)."""
         first = max(int(start * SAMPLE_RATE), self.count - self.KEEP, 0)
@@ -576,7 +587,17 @@ class VoskRecogniser(Recogniser):
         assert self.grammar is not None
         if text not in self.grammar.phrases:
             confidence = min(confidence, OUT_OF_LIST_CONFIDENCE)
-        return Transcript(text, confidence, words, end)
+        return Transcript(text, confidence, words, end, question=self._asked(heard, confidence))
+
+    def _asked(self, heard: Sequence[Word], confidence: float) -> bool:
+        """Whether the words were said as a question (the pitch rising at their end);
+        measured only where it matters, for a transcript sure enough to be acted on."""
+        if confidence < self.thresholds.act:
+            return False
+        after = intonation.AFTER_VOICE  # up to the end of the voice: then the room
+        audio = self._voicing.samples(heard[0].start - after, heard[-1].end + after)
+        melody = intonation.intonation(audio)
+        return melody is not None and melody.question
 
 
 def _probe(path: str) -> int:

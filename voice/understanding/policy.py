@@ -5,7 +5,8 @@ What the table cares about is not the sentence but what it *means*: "den Hut lil
 Hut lila" and "lila" are the same move, so their confidences add up. With that meaning
 confidence the policy decides, per utterance:
 
-- **act** at once (sure enough),
+- **act** at once (sure enough, and not said as a question: a move whose pitch rose at
+  the end, "Cem played green?", is at most confirmed; ``Transcript.question``),
 - **confirm** a move first ("Lila für den Hut – richtig?"; the yes/no answer is recognised
   with a grammar of yes, no and the always-available commands),
 - **ask again** ("Wie bitte?") when something was said but nobody can tell what,
@@ -75,7 +76,8 @@ class PlayPolicy:
         if confidence < t.ignore:
             return Verdict(Decision.IGNORE, intent, confidence)
         if is_move(intent) and not answering:
-            if confidence >= t.act:
+            # a move said as a question ("Cem played green?") is at most asked about
+            if confidence >= t.act and not transcript.question:
                 return Verdict(Decision.ACT, intent, confidence)
             if confidence >= t.confirm:
                 return Verdict(Decision.CONFIRM, intent, confidence)
