@@ -203,9 +203,31 @@ def ipa_phonemes(ipa: str, table: Mapping[str, str]) -> list[str]:
     return out
 
 
+STRESSED_VOWELS: Mapping[str, Mapping[str, str]] = {
+    "en": {"ˈʌ": "AH|AA", "ˈeɪ": "EY|EH IY"},
+}
+"""Stressed vowels of espeak-ng's English that the en-us model hears as other phones too:
+an alternative pronunciation for each (a placeholder symbol stands for the stressed vowel
+until it is looked up). Measured with the benchmark's voice en-us: "done" (dˈʌn) was heard
+as "go on" against D AH N and right against D AA N; "grey" (ɡɹˈeɪ) as "green" against
+G R EY and right against G R EH IY; the held-out voices en-gb, en-us+f3, mb-us1 and mb-us2
+heard the same or better with the alternatives (voice/bench/README.md)."""
+
+
+def _stressed(lang: str) -> dict[str, tuple[str, str]]:
+    """Stressed vowel → (placeholder, phones) for ``lang``."""
+    return {
+        ipa: (chr(0xE000 + i), phones)
+        for i, (ipa, phones) in enumerate(STRESSED_VOWELS.get(lang, {}).items())
+    }
+
+
 def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
     """All pronunciations (space-separated ARPAbet, best first) of one word's IPA."""
-    table = IPA_TO_ARPABET[lang]
+    table = dict(IPA_TO_ARPABET[lang])
+    for vowel, (placeholder, phones) in _stressed(lang).items():
+        ipa = ipa.replace(vowel, placeholder)
+        table[placeholder] = phones
     symbols = ipa_phonemes(ipa, table)
     options = [table[symbol].split("|") for symbol in symbols]
     for i, symbol in enumerate(symbols):
@@ -318,7 +340,7 @@ def _number_digits(lang: str) -> dict[str, str]:
 
 def _table_digest() -> str:
     text = json.dumps(
-        [IPA_TO_ARPABET, SAID_WITHOUT, NUMBERS_READ_AS_DIGITS, CLUSTER_R],
+        [IPA_TO_ARPABET, SAID_WITHOUT, NUMBERS_READ_AS_DIGITS, CLUSTER_R, STRESSED_VOWELS],
         sort_keys=True,
         ensure_ascii=False,
     )
@@ -349,9 +371,13 @@ class Pronouncer:
         result: dict[str, list[str]] = {}
         missing: list[str] = []
         english = cmudict(self.dictionary) if self.dictionary and self.lang == "en" else {}
+        if self.lang in STRESSED_VOWELS:
+            self._stressed_variants([w for w in wanted if w in english])
         for word in wanted:
             if word in english:
-                result[word] = list(english[word][:MAX_VARIANTS])
+                known = list(english[word][:MAX_VARIANTS])
+                extra = [v for v in self._known.get(f"{word} +", []) if v not in known]
+                result[word] = known + extra[: MAX_VARIANTS - 1]
             elif word in self._known:
                 result[word] = self._known[word]
             else:
@@ -378,6 +404,19 @@ class Pronouncer:
             self._save()
         return result
 
+    def _stressed_variants(self, words: Sequence[str]) -> None:
+        """Dictionary words' alternatives for the stressed vowels of ``STRESSED_VOWELS``:
+        espeak-ng's reading of each word with the alternative phones, where it has such a
+        vowel (cached like espeak-ng's words, under the word and a "+")."""
+        missing = [w for w in words if f"{w} +" not in self._known]
+        if not missing or shutil.which("espeak-ng") is None:
+            return  # without espeak-ng the dictionary's pronunciations alone
+        marks = STRESSED_VOWELS[self.lang]
+        for word, ipa in zip(missing, espeak_ipa(missing, self.lang), strict=True):
+            has = any(vowel in ipa for vowel in marks)
+            self._known[f"{word} +"] = ipa_to_arpabet(ipa, self.lang)[1:] if has else []
+        self._save()
+
     def _load(self) -> dict[str, list[str]]:
         if self.cache_file is None:
             return {}
@@ -393,7 +432,9 @@ class Pronouncer:
         return {
             w: p
             for w, p in words.items()
-            if isinstance(p, list) and p and all(isinstance(x, str) for x in p)
+            if isinstance(p, list)
+            and (p or w.endswith(" +"))  # a dictionary word without alternatives
+            and all(isinstance(x, str) for x in p)
         }
 
     def _save(self) -> None:
