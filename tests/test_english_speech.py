@@ -21,10 +21,12 @@ PLAYERS = ("anna", "ben", "julia")
 def test_stressed_vowels_get_a_second_pronunciation(tmp_path: Path) -> None:
     dictionary = str(default_model_dir() / "cmudict-en-us.dict")
     said = Pronouncer("en", dictionary, tmp_path / "en.json").pronunciations(
-        ["done", "grey", "red", "kiki"]
+        ["done", "grey", "game", "red", "kiki"]
     )
     assert said["done"] == ["D AH N", "D AA N"]
     assert said["grey"] == ["G R EY", "G R EH IY"]
+    # eɪ only at the end of a word: inside ("game") it let table talk in
+    assert said["game"] == ["G EY M"]
     assert said["red"] == ["R EH D"]  # no such vowel: the dictionary's alone
     assert said["kiki"] == ["K IY K IY"]
     # cached with the words: a second pronouncer asks espeak-ng nothing

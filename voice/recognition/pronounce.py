@@ -204,30 +204,35 @@ def ipa_phonemes(ipa: str, table: Mapping[str, str]) -> list[str]:
 
 
 STRESSED_VOWELS: Mapping[str, Mapping[str, str]] = {
-    "en": {"ˈʌ": "AH|AA", "ˈeɪ": "EY|EH IY"},
+    "en": {"ˈʌ": "AH|AA", "ˈeɪ$": "EY|EH IY"},
 }
 """Stressed vowels of espeak-ng's English that the en-us model hears as other phones too:
 an alternative pronunciation for each (a placeholder symbol stands for the stressed vowel
-until it is looked up). Measured with the benchmark's voice en-us: "done" (dˈʌn) was heard
+until it is looked up; "$": only at the end of a word). Measured with the benchmark's voice en-us: "done" (dˈʌn) was heard
 as "go on" against D AH N and right against D AA N; "grey" (ɡɹˈeɪ) as "green" against
-G R EY and right against G R EH IY; the held-out voices en-gb, en-us+f3, mb-us1 and mb-us2
-heard the same or better with the alternatives (voice/bench/README.md)."""
+G R EY and right against G R EH IY. The eɪ inside a word too ("game", "again") let table
+talk in ("stop pushing me" heard as "stop the game"), so only a word's last vowel has it.
+The held-out voices en-gb, en-us+f3, mb-us1 and mb-us2 heard the same or better with the
+alternatives (voice/bench/README.md)."""
 
 
-def _stressed(lang: str) -> dict[str, tuple[str, str]]:
-    """Stressed vowel → (placeholder, phones) for ``lang``."""
-    return {
-        ipa: (chr(0xE000 + i), phones)
-        for i, (ipa, phones) in enumerate(STRESSED_VOWELS.get(lang, {}).items())
-    }
+def _mark_stressed(ipa: str, lang: str) -> tuple[str, dict[str, str]]:
+    """``ipa`` with the vowels of ``STRESSED_VOWELS`` as placeholders, and the phones of
+    the placeholders found."""
+    found: dict[str, str] = {}
+    for i, (vowel, phones) in enumerate(STRESSED_VOWELS.get(lang, {}).items()):
+        placeholder = chr(0xE000 + i)
+        pattern = re.escape(vowel.removesuffix("$")) + ("$" if vowel.endswith("$") else "")
+        ipa, count = re.subn(pattern, placeholder, ipa)
+        if count:
+            found[placeholder] = phones
+    return ipa, found
 
 
 def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
     """All pronunciations (space-separated ARPAbet, best first) of one word's IPA."""
-    table = dict(IPA_TO_ARPABET[lang])
-    for vowel, (placeholder, phones) in _stressed(lang).items():
-        ipa = ipa.replace(vowel, placeholder)
-        table[placeholder] = phones
+    ipa, stressed = _mark_stressed(ipa, lang)
+    table = {**IPA_TO_ARPABET[lang], **stressed}
     symbols = ipa_phonemes(ipa, table)
     options = [table[symbol].split("|") for symbol in symbols]
     for i, symbol in enumerate(symbols):
@@ -411,9 +416,8 @@ class Pronouncer:
         missing = [w for w in words if f"{w} +" not in self._known]
         if not missing or shutil.which("espeak-ng") is None:
             return  # without espeak-ng the dictionary's pronunciations alone
-        marks = STRESSED_VOWELS[self.lang]
         for word, ipa in zip(missing, espeak_ipa(missing, self.lang), strict=True):
-            has = any(vowel in ipa for vowel in marks)
+            has = bool(_mark_stressed(ipa, self.lang)[1])
             self._known[f"{word} +"] = ipa_to_arpabet(ipa, self.lang)[1:] if has else []
         self._save()
 
