@@ -207,13 +207,14 @@ STRESSED_VOWELS: Mapping[str, Mapping[str, str]] = {
     "en": {"ˈʌ": "AH|AA", "ˈeɪ$": "EY|EH IY"},
 }
 """Stressed vowels of espeak-ng's English that the en-us model hears as other phones too:
-an alternative pronunciation for each (a placeholder symbol stands for the stressed vowel
-until it is looked up; "$": only at the end of a word). Measured with the benchmark's voice en-us: "done" (dˈʌn) was heard
-as "go on" against D AH N and right against D AA N; "grey" (ɡɹˈeɪ) as "green" against
-G R EY and right against G R EH IY. The eɪ inside a word too ("game", "again") let table
-talk in ("stop pushing me" heard as "stop the game"), so only a word's last vowel has it.
-The held-out voices en-gb, en-us+f3, mb-us1 and mb-us2 heard the same or better with the
-alternatives (voice/bench/README.md)."""
+an alternative pronunciation for each, also for words of the CMU dictionary (espeak-ng's
+reading of the word, besides the dictionary's; a placeholder symbol stands for the vowel
+until it is looked up; "$": only at the end of a word). Measured with the benchmark's voice
+en-us: "done" (dˈʌn) was heard as "go on" against D AH N and right against D AA N; "grey"
+(ɡɹˈeɪ) as "green" against G R EY and right against G R EH IY. The eɪ inside a word too
+("game", "again") let table talk in ("stop pushing me" heard as "stop the game"), so only
+a word's last vowel has it. The held-out voice mb-us2 heard as many commands or more
+(voice/bench/README.md, "English in a quiet room")."""
 
 
 def _mark_stressed(ipa: str, lang: str) -> tuple[str, dict[str, str]]:
