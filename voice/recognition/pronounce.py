@@ -220,9 +220,37 @@ def ipa_phonemes(ipa: str, table: Mapping[str, str]) -> list[str]:
     return out
 
 
+STRESSED_VOWELS: Mapping[str, Mapping[str, str]] = {
+    "en": {"ˈʌ": "AH|AA", "ˈeɪ$": "EY|EH IY"},
+}
+"""Stressed vowels of espeak-ng's English that the en-us model hears as other phones too:
+an alternative pronunciation for each, also for words of the CMU dictionary (espeak-ng's
+reading of the word, besides the dictionary's; a placeholder symbol stands for the vowel
+until it is looked up; "$": only at the end of a word). Measured with the benchmark's voice
+en-us: "done" (dˈʌn) was heard as "go on" against D AH N and right against D AA N; "grey"
+(ɡɹˈeɪ) as "green" against G R EY and right against G R EH IY. The eɪ inside a word too
+("game", "again") let table talk in ("stop pushing me" heard as "stop the game"), so only
+a word's last vowel has it. The held-out voice mb-us2 heard as many commands or more
+(voice/bench/README.md, "English in a quiet room")."""
+
+
+def _mark_stressed(ipa: str, lang: str) -> tuple[str, dict[str, str]]:
+    """``ipa`` with the vowels of ``STRESSED_VOWELS`` as placeholders, and the phones of
+    the placeholders found."""
+    found: dict[str, str] = {}
+    for i, (vowel, phones) in enumerate(STRESSED_VOWELS.get(lang, {}).items()):
+        placeholder = chr(0xE000 + i)
+        pattern = re.escape(vowel.removesuffix("$")) + ("$" if vowel.endswith("$") else "")
+        ipa, count = re.subn(pattern, placeholder, ipa)
+        if count:
+            found[placeholder] = phones
+    return ipa, found
+
+
 def ipa_to_arpabet(ipa: str, lang: str) -> list[str]:
     """All pronunciations (space-separated ARPAbet, best first) of one word's IPA."""
-    table = IPA_TO_ARPABET[lang]
+    ipa, stressed = _mark_stressed(ipa, lang)
+    table = {**IPA_TO_ARPABET[lang], **stressed}
     symbols = ipa_phonemes(ipa, table)
     options = [table[symbol].split("|") for symbol in symbols]
     for i, symbol in enumerate(symbols):
@@ -335,7 +363,7 @@ def _number_digits(lang: str) -> dict[str, str]:
 
 def _table_digest() -> str:
     text = json.dumps(
-        [IPA_TO_ARPABET, SAID_WITHOUT, NUMBERS_READ_AS_DIGITS, CLUSTER_R],
+        [IPA_TO_ARPABET, SAID_WITHOUT, NUMBERS_READ_AS_DIGITS, CLUSTER_R, STRESSED_VOWELS],
         sort_keys=True,
         ensure_ascii=False,
     )
@@ -366,9 +394,13 @@ class Pronouncer:
         result: dict[str, list[str]] = {}
         missing: list[str] = []
         english = cmudict(self.dictionary) if self.dictionary and self.lang == "en" else {}
+        if self.lang in STRESSED_VOWELS:
+            self._stressed_variants([w for w in wanted if w in english])
         for word in wanted:
             if word in english:
-                result[word] = list(english[word][:MAX_VARIANTS])
+                known = list(english[word][:MAX_VARIANTS])
+                extra = [v for v in self._known.get(f"{word} +", []) if v not in known]
+                result[word] = known + extra[: MAX_VARIANTS - 1]
             elif word in self._known:
                 result[word] = self._known[word]
             else:
@@ -395,6 +427,18 @@ class Pronouncer:
             self._save()
         return result
 
+    def _stressed_variants(self, words: Sequence[str]) -> None:
+        """Dictionary words' alternatives for the stressed vowels of ``STRESSED_VOWELS``:
+        espeak-ng's reading of each word with the alternative phones, where it has such a
+        vowel (cached like espeak-ng's words, under the word and a "+")."""
+        missing = [w for w in words if f"{w} +" not in self._known]
+        if not missing or shutil.which("espeak-ng") is None:
+            return  # without espeak-ng the dictionary's pronunciations alone
+        for word, ipa in zip(missing, espeak_ipa(missing, self.lang), strict=True):
+            has = bool(_mark_stressed(ipa, self.lang)[1])
+            self._known[f"{word} +"] = ipa_to_arpabet(ipa, self.lang)[1:] if has else []
+        self._save()
+
     def _load(self) -> dict[str, list[str]]:
         if self.cache_file is None:
             return {}
@@ -410,7 +454,9 @@ class Pronouncer:
         return {
             w: p
             for w, p in words.items()
-            if isinstance(p, list) and p and all(isinstance(x, str) for x in p)
+            if isinstance(p, list)
+            and (p or w.endswith(" +"))  # a dictionary word without alternatives
+            and all(isinstance(x, str) for x in p)
         }
 
     def _save(self) -> None:
