@@ -71,11 +71,12 @@ def listening(session: Session, lang: str, tmp_path: Path, act: float | None) ->
 @pytest.mark.parametrize(
     ("lang", "voice", "where", "question", "act"),
     [
-        # English with its own thresholds: this question was applied as a move before
-        # (heard at 0.96, the statement at 0.98)
-        ("en", "en-us", "Cem played green?", "Cem played green?", None),
-        # German acts only from 0.995, which these clips do not reach (0.96): a
-        # recogniser that is sure enough shows what the melody changes
+        # This question was applied as a move before (heard at 0.96, English acts from
+        # 0.95; the statement at 0.98). Its confidence moves with the pronunciations
+        # (0.95 after stop 20's English vowels), so both languages listen with a
+        # recogniser sure enough to act on these clips: the melody alone decides.
+        ("en", "en-us", "Cem played green?", "Cem played green?", 0.9),
+        # German acts only from 0.995, which these clips do not reach (0.96)
         ("de", "de", "Mia hatte gelb?", "Lena hat grün gespielt?", 0.9),
     ],
 )
