@@ -100,4 +100,5 @@ def test_go_on_is_listened_for_only_while_paused(lang, go_on):
     session.hear(go_on)
     assert not session.paused and go_on not in session.phrases()
     session.hear(go_on)  # typed out of a pause: answered, not "not understood"
-    assert out.said[-1] == {"de": "Das Spiel läuft doch.", "en": "The game is already running."}[lang]
+    running = {"de": "Das Spiel läuft doch.", "en": "The game is already running."}
+    assert out.said[-1] == running[lang]

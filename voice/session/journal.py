@@ -10,7 +10,9 @@ Format (JSON lines, UTF-8)::
 
 A pause record says how long each running timer had run, so that a game saved in a
 pause resumes in it with its clocks where they stood (older files without
-``timers_ran`` resume them afresh). Every accepted action is appended (and fsync'ed) before it is announced, so killing the
+``timers_ran`` resume them afresh).
+
+Every accepted action is appended (and fsync'ed) before it is announced, so killing the
 process loses at most the action being spoken. Replaying the lines rebuilds the game
 exactly (history is the truth; undo is pop). A file that is not a journal, or is
 damaged before its last line, is refused with a clear message and never modified; a

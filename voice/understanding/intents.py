@@ -128,7 +128,7 @@ class IntentParser:
         return self._fuzzy(norm, allowed, slots)
 
     def _without_opening(self, norm: str) -> str:
-        """``norm`` without the words that open it ("so", "na gut"; see the grammar's
+        """``norm`` without the words that open it ("so, …", "and …"; see the grammar's
         ``opening_words``)."""
         words = norm.split()
         while len(words) > 1 and words[0] in self.grammar.opening_words:
