@@ -297,3 +297,17 @@ def test_table_talk_heard_as_table_talk_is_not_counted_as_accepted() -> None:
     assert heard.intent.name == "talk" and heard.decision is Decision.IGNORE
     heard = run._decide(policy, Transcript("rot", 0.99), moment, session.is_move)
     assert heard.intent.name == "place" and heard.decision is Decision.ACT
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_wrong_guesses_said_are_characters_the_game_knows(lang: str) -> None:
+    """A wrong guess the benchmark says is a well-known character outside the deck: a
+    name the game does not know cannot be heard at all, and would count against the
+    recogniser ("Kalle Blomquist" was missing from the German list)."""
+    from games.pantone_deck import famous_characters
+    from games.text import normalize
+
+    play = ReferencePlay("pantone", lang)
+    known = {normalize(form) for other in famous_characters(lang) for form in other.forms}
+    assert play.outside  # there are wrong guesses to say
+    assert [name for name in play.outside if normalize(name) not in known] == []

@@ -183,7 +183,7 @@ class KoreanColours:
         self.vosk = VoskRecogniser(KO_MODEL)
         self.vosk.set_phrases(list(self.WORDS))
 
-    def set_phrases(self, phrases):
+    def set_phrases(self, phrases, names=()):
         pass  # the Korean list stays
 
     def accept(self, chunk):

@@ -18,7 +18,7 @@ class Engine(Recogniser):
         self.phrases: list[str] = []
         self.next: Transcript | None = None
 
-    def set_phrases(self, phrases: Sequence[str]) -> None:
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
         self.phrases = list(phrases)
 
     def accept(self, chunk: bytes) -> Transcript | None:

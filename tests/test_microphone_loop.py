@@ -75,7 +75,7 @@ class TextRecogniser(Recogniser):
         self.buffer = b""
         self.resets = 0
 
-    def set_phrases(self, phrases):
+    def set_phrases(self, phrases, names=()):
         self.phrase_lists.append(list(phrases))
 
     def accept(self, chunk: bytes) -> Transcript | None:
@@ -224,7 +224,7 @@ def test_typed_lines_count_while_the_microphone_listens():
 
 def test_a_phase_the_model_cannot_hear_is_said_and_typing_still_works():
     class NoWords(TextRecogniser):
-        def set_phrases(self, phrases):
+        def set_phrases(self, phrases, names=()):
             raise ValueError("the speech model knows none of the 12 phrases")
 
         def accept(self, chunk):  # like vosk: without a grammar there is nothing to hear with

@@ -27,7 +27,7 @@ def window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
     session.hear("done")
     cache = tmp_path_factory.mktemp("pron") / "en.json"
     recogniser = SphinxRecogniser("en", pronunciation_cache=cache)
-    recogniser.set_phrases(session.phrases())
+    recogniser.set_phrases(session.phrases(), session.phrase_names())
     # a table talks a little before the first guess (the engine adapts to the room)
     hear(recogniser, utterance("hello everybody, let's play", "en-us", seed=9))
     return session, recogniser
@@ -41,6 +41,10 @@ def window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
         ("scrooge mcduck", ("guess", "Scrooge McDuck")),
         ("is it donald duck", ("guess", "Donald Duck")),
         ("it's not mickey", ("thinking", "Mickey")),
+        # names of several words are one word to the decoder: before, its word beam
+        # dropped the end of "mister" and these were heard as Easter Bunny and Kiki
+        ("my guess is mr. potato head", ("guess", "Mr. Potato Head")),
+        ("is it e.t.", ("guess", "E.T.")),
     ],
 )
 def test_spoken_guesses_are_heard_as_said(window, said: str, meaning: tuple) -> None:
@@ -81,6 +85,7 @@ def test_the_alternatives_are_ready_at_the_pause_and_the_same(window, monkeypatc
     assert built_at == [True]  # once, while the pause was still going on
     ((prepared, at_the_end),) = compared
     assert prepared == at_the_end
-    # the same name said another way is listed, so the policy adds the two up
-    assert heard.text == "i think it's mr potato head"
-    assert [a.text for a in heard.alternatives] == ["i think it's mister potato head"]
+    # the name's two spellings sound alike: one word to the decoder, so its
+    # probability is not split between them
+    assert heard.text in ("i think it's mr potato head", "i think it's mister potato head")
+    assert not [a.text for a in heard.alternatives if "potato head" in a.text]

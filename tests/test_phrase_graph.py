@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from games.engine import Setup
 from voice.output.sinks import NullOutput
-from voice.recognition.phrase_graph import Automaton, number_words, spoken_words
+from voice.recognition.phrase_graph import Automaton, joined_names, number_words, spoken_words
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
 
@@ -69,3 +69,27 @@ def test_numbers_are_spoken_as_words() -> None:
 def test_a_token_nobody_can_say_is_refused(phrase: str) -> None:
     with pytest.raises(ValueError, match="cannot say"):
         spoken_words(phrase, "de")
+
+
+def test_names_are_joined_into_one_word_longest_first() -> None:
+    names = frozenset({("mister", "potato", "head"), ("potato", "head"), ("e", "t")})
+    said = "is it mister potato head or e t or potato head".split()
+    assert joined_names(said, names) == [
+        "is",
+        "it",
+        "mister_potato_head",
+        "or",
+        "e_t",
+        "or",
+        "potato_head",
+    ]
+    assert joined_names(["mister", "potato"], names) == ["mister", "potato"]  # not a name
+
+
+def test_names_said_alike_share_their_arcs() -> None:
+    """The names "mr potato head" and "mister potato head" sound the same: one decoder
+    word, one arc, so the decoder does not split the probability between two spellings."""
+    automaton = Automaton([["is", "it", "mr_potato_head"], ["is", "it", "mister_potato_head"]])
+    token = {"is": "is", "it": "it", "mr_potato_head": "w1x", "mister_potato_head": "w1x"}
+    _, _, arcs = automaton.transitions(token)
+    assert [arc[3] for arc in arcs].count("w1x") == 1

@@ -52,6 +52,8 @@ class Moment:
     phase: Phase
     phrases: tuple[str, ...]
     number: int | None = None
+    names: tuple[str, ...] = ()
+    """Names of several words the phrases hold (``Session.phrase_names``)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class ReferenceGame:
 
 
 def _moment(key: str, session: Session, number: int | None) -> Moment:
-    return Moment(key, session.phase(), tuple(session.phrases()), number)
+    return Moment(key, session.phase(), tuple(session.phrases()), number, session.phrase_names())
 
 
 def _complete_colouring(setup: Setup, first: str, seed: int) -> list[str]:

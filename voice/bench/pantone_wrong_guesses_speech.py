@@ -86,7 +86,7 @@ def run(lang: str, famous: bool, cache: Path) -> dict:
     session.hear("card 1" if lang == "en" else "karte 1")
     session.hear("done" if lang == "en" else "fertig")
     recogniser = SphinxRecogniser(lang, pronunciation_cache=cache)
-    recogniser.set_phrases(session.phrases())
+    recogniser.set_phrases(session.phrases(), session.phrase_names())
     hear(
         recogniser,
         utterance("hello everybody" if lang == "en" else "hallo zusammen", VOICE[lang], 9),

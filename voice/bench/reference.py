@@ -256,7 +256,11 @@ class ReferencePlay:
             session.actions = list(self.actions[:index])
             session.check_replay()
             out[f"at{index}"] = Moment(
-                f"at{index}", session.phase(), tuple(session.phrases()), index
+                f"at{index}",
+                session.phase(),
+                tuple(session.phrases()),
+                index,
+                session.phrase_names(),
             )
         return out
 

@@ -249,7 +249,7 @@ def recognition_pass(
     out: list[Heard] = []
     for item in items:
         moment = moments[item.moment]
-        table.recogniser.set_phrases(moment.phrases)
+        table.recogniser.set_phrases(moment.phrases, moment.names)
         said = item.text if item.kind == "table_talk" else table.addressed(item.text)
         clip = audio.synthesise(said, voice, cache_dir)
         results, speech_start, _ = table.say(clip)
@@ -523,7 +523,7 @@ def _say_once(
     """One utterance at the table: synthesised, heard through the recogniser with the
     phrases of the moment, handed to the session; its latency and any confirmation are
     counted into ``result``."""
-    table.recogniser.set_phrases(session.phrases())
+    table.recogniser.set_phrases(session.phrases(), session.phrase_names())
     clip = audio.synthesise(table.addressed(text), voice, cache_dir)
     results, speech_start, _ = table.say(clip)
     result.utterances += 1
@@ -549,4 +549,4 @@ def _say_once(
         new = recorder.records[mark:]
         if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
             result.confirmations += 1
-        table.recogniser.set_phrases(session.phrases())
+        table.recogniser.set_phrases(session.phrases(), session.phrase_names())

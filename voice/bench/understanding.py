@@ -322,7 +322,7 @@ def spoken_pass(
             heard: list[str] = []
             applied = confirmed = False
             try:
-                recogniser.set_phrases(session.phrases())
+                recogniser.set_phrases(session.phrases(), session.phrase_names())
             except ValueError:
                 out.append(Spoken(case, [], False, False))  # nothing can be heard here
                 continue

@@ -110,8 +110,11 @@ class Recogniser(ABC):
     them (see :class:`Thresholds`)."""
 
     @abstractmethod
-    def set_phrases(self, phrases: Sequence[str]) -> None:
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
         """Listen for exactly these normalised sentences from now on (the current phase).
+
+        ``names``: the names of more than one word the sentences hold (a character, a
+        player); an engine may hear each as one word (pocketsphinx does).
 
         Implementations validate the list and build their grammar from it; a bad list
         raises ValueError and never reaches the engine.
@@ -152,8 +155,8 @@ class WrappedRecogniser(Recogniser):
     def __getattr__(self, name: str) -> Any:  # front_seconds, knows(), stream_seconds() ...
         return getattr(self.inner, name)
 
-    def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.inner.set_phrases(phrases)
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
+        self.inner.set_phrases(phrases, names)
 
     def accept(self, chunk: bytes) -> Transcript | None:
         return self.inner.accept(chunk)

@@ -29,8 +29,8 @@ class KeywordRecogniser(WrappedRecogniser):
         super().__init__(inner)
         self.keyword = " ".join(words)
 
-    def set_phrases(self, phrases: Sequence[str]) -> None:
-        self.inner.set_phrases([f"{self.keyword} {p}" for p in phrases])
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
+        self.inner.set_phrases([f"{self.keyword} {p}" for p in phrases], names)
 
     def _strip(self, text: str) -> str:
         """The sentence after the keyword ("" when it was not said first)."""

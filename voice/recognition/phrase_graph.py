@@ -80,6 +80,33 @@ def spoken_words(phrase: str, lang: str) -> list[str]:
     return words
 
 
+NAME_JOINER = "_"
+"""Joins the words of a name into one decoder word (``mister_potato_head``)."""
+
+
+def joined_names(words: Sequence[str], names: frozenset[tuple[str, ...]]) -> list[str]:
+    """``words`` with every run that is one of ``names`` (each a tuple of two or more
+    words) joined into one word, longest names first, left to right:
+    ``["is", "it", "mister", "potato", "head"]`` → ``["is", "it", "mister_potato_head"]``.
+    """
+    if not names:
+        return list(words)
+    longest = max(len(n) for n in names)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for size in range(min(longest, len(words) - i), 1, -1):
+            run = tuple(words[i : i + size])
+            if run in names:
+                out.append(NAME_JOINER.join(run))
+                i += size
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
 @cache
 def _spoken_token(token: str, lang: str) -> tuple[str, ...] | None:
     if _DIGITS.match(token):
@@ -146,14 +173,15 @@ class Automaton:
         straight into it (rather than an empty arc from its accepting state, which
         pocketsphinx's search follows poorly at the end of an utterance).
         Every arc has probability 1: all sentences of a phase are equally welcome, and
-        longer ones are not penalised for their length.
+        longer ones are not penalised for their length. Words that share a token (names
+        said alike) share their arcs.
         """
         final = len(self)
-        arcs: list[tuple[int, int, float, str]] = []
+        arcs: dict[tuple[int, int, float, str], None] = {}
         for state, edges in enumerate(self.edges):
             for word, child in edges.items():
                 if self.edges[child]:
-                    arcs.append((state, child, 1.0, token[word]))
+                    arcs.setdefault((state, child, 1.0, token[word]), None)
                 if self.final[child]:
-                    arcs.append((state, final, 1.0, token[word]))
-        return self.start, final, arcs
+                    arcs.setdefault((state, final, 1.0, token[word]), None)
+        return self.start, final, list(arcs)

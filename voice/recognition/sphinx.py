@@ -30,6 +30,7 @@ by itself whether a sentence was said at all. The confidence therefore has two p
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from collections import OrderedDict
@@ -52,7 +53,7 @@ from voice.recognition.base import (
 )
 from voice.recognition.endpoint import Endpointer, Step
 from voice.recognition.intonation import AFTER_VOICE, Intonation, intonation
-from voice.recognition.phrase_graph import Automaton, spoken_words
+from voice.recognition.phrase_graph import NAME_JOINER, Automaton, joined_names, spoken_words
 from voice.recognition.pronounce import Pronouncer, PronunciationError, cache_dir
 
 LANGUAGES = ("de", "en")
@@ -154,14 +155,32 @@ class _PhraseGraph:
 
 
 @lru_cache(maxsize=32)
-def _phrase_graph(lang: str, phrases: tuple[str, ...]) -> _PhraseGraph:
-    """The automaton of a phrase list (shared by all recognisers of the process)."""
-    spoken = [spoken_words(p, lang) for p in phrases]
+def _phrase_graph(
+    lang: str, phrases: tuple[str, ...], names: frozenset[tuple[str, ...]] = frozenset()
+) -> _PhraseGraph:
+    """The automaton of a phrase list (shared by all recognisers of the process), the
+    words of each of ``names`` joined into one word (see :meth:`SphinxRecogniser.set_phrases`)."""
+    spoken = [joined_names(spoken_words(p, lang), names) for p in phrases]
     phrase_of: dict[str, str] = {}
     for phrase, words in zip(phrases, spoken, strict=True):
         phrase_of.setdefault(" ".join(words), phrase)
     words = frozenset(w for said in spoken for w in said)
     return _PhraseGraph(Automaton(spoken), phrase_of, words)
+
+
+JOINED_VARIANTS = 6
+"""At most this many pronunciations of a name decoded as one word: the combinations of
+its words' pronunciations, the likeliest first (every word's first, then one word's
+second, ...)."""
+
+
+def _joined_pronunciations(parts: Sequence[Sequence[str]]) -> list[str]:
+    """The pronunciations of words said as one (each part's list best first)."""
+    combos = sorted(itertools.product(*(range(len(p)) for p in parts)), key=lambda c: (sum(c), c))
+    return [
+        " ".join(part[i] for part, i in zip(parts, combo, strict=True))
+        for combo in combos[:JOINED_VARIANTS]
+    ]
 
 
 def _tokens(hypstr: str) -> list[str]:
@@ -284,7 +303,8 @@ class SphinxRecogniser(Recogniser):
         self.max_utterance = max_utterance
         self._tokens: dict[str, str] = {}
         self._words_of: dict[str, str] = {}
-        self._grammars: OrderedDict[tuple[str, ...], _Grammar] = OrderedDict()
+        self._said_as: dict[tuple[str, ...], str] = {}  # a joined name's pronunciations → token
+        self._grammars: OrderedDict[tuple[tuple[str, ...], frozenset], _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._searches = 0
         self._buffer = b""
@@ -305,24 +325,32 @@ class SphinxRecogniser(Recogniser):
         """Diagnostics of the last utterance (decoder output, scores) for the benchmark."""
 
     # --- grammar ---------------------------------------------------------------------
-    def set_phrases(self, phrases: Sequence[str]) -> None:
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
+        """``names``: names of more than one word that the phrases hold ("mister potato
+        head"). Each is decoded as one word: inside a word only the decoder's wide beam
+        prunes, between words its narrow word beam does, and there the end of "mister"
+        was dropped for names that begin with a shorter word ("Mr. Potato Head" heard as
+        "Easter Bunny", "E.T." as "Kiki"; measured in voice/bench/README.md)."""
         key = tuple(phrases)
         if not key or any(not isinstance(p, str) or not p.strip() for p in key):
             raise ValueError("the phrase list is empty or has an empty phrase")
+        joined = frozenset(
+            tuple(words) for words in (spoken_words(n, self.lang) for n in names) if len(words) > 1
+        )
         self._guess = None  # an utterance under way is decoded with the new grammar
-        grammar = self._grammars.get(key)
+        grammar = self._grammars.get((key, joined))
         if grammar is None:
-            grammar = self._compile(key)
-            self._grammars[key] = grammar
+            grammar = self._compile(key, joined)
+            self._grammars[(key, joined)] = grammar
             if len(self._grammars) > MAX_GRAMMARS:
                 _, old = self._grammars.popitem(last=False)
                 self._decoder.remove_search(old.search)
-        self._grammars.move_to_end(key)
+        self._grammars.move_to_end((key, joined))
         self._decoder.activate_search(grammar.search)
         self._grammar = grammar
 
-    def _compile(self, phrases: tuple[str, ...]) -> _Grammar:
-        graph = _phrase_graph(self.lang, phrases)
+    def _compile(self, phrases: tuple[str, ...], names: frozenset[tuple[str, ...]]) -> _Grammar:
+        graph = _phrase_graph(self.lang, phrases, names)
         self._add_words(graph.words)
         phrase_of = {
             " ".join(self._tokens[w] for w in spoken.split()): phrase
@@ -349,15 +377,31 @@ class SphinxRecogniser(Recogniser):
         new = sorted(w for w in words if w not in self._tokens)
         if not new:
             return
+        parts = {p for w in new if NAME_JOINER in w for p in w.split(NAME_JOINER)}
         try:
-            pronunciations = self._pronouncer.pronunciations(new)
+            pronunciations = self._pronouncer.pronunciations(
+                [w for w in new if NAME_JOINER not in w] + sorted(parts)
+            )
         except PronunciationError as exc:
             raise RecogniserError(key=exc.key, **exc.params) from exc
+        for word in new:
+            if NAME_JOINER in word:
+                pronunciations[word] = _joined_pronunciations(
+                    [pronunciations[p] for p in word.split(NAME_JOINER)]
+                )
         entries: list[tuple[str, str]] = []
         for word in new:
+            if NAME_JOINER in word:  # "mr potato head" and "mister potato head": one word
+                said = tuple(pronunciations[word])
+                shared = self._said_as.get(said)
+                if shared is not None:
+                    self._tokens[word] = shared
+                    continue
             token = word if word.isascii() and word.isalpha() else f"w{len(self._tokens)}x"
+            if NAME_JOINER in word:
+                self._said_as[said] = token
             self._tokens[word] = token
-            self._words_of[token] = word
+            self._words_of[token] = word.replace(NAME_JOINER, " ")
             for i, phones in enumerate(pronunciations[word]):
                 entries.append((token if i == 0 else f"{token}({i + 1})", phones))
         for i, (name, phones) in enumerate(entries):

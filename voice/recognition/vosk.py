@@ -430,7 +430,9 @@ class VoskRecogniser(Recogniser):
             self._known[word] = self.model.vosk_model_find_word(word) >= 0
         return self._known[word]
 
-    def set_phrases(self, phrases: Sequence[str]) -> None:
+    def set_phrases(self, phrases: Sequence[str], names: Sequence[str] = ()) -> None:
+        # names: vosk's grammar is a list of the model's own words; it has no way to
+        # hear several as one
         grammar = self._grammar_for(phrases)  # ValueError before vosk sees anything
         if self.grammar is not None and grammar.text == self.grammar.text:
             return

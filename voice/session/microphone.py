@@ -133,7 +133,7 @@ def run_microphone(
         phase = session.phase()
         if phase != listening:
             try:
-                recogniser.set_phrases(session.phrases())  # the grammar caches them
+                recogniser.set_phrases(session.phrases(), session.phrase_names())  # cached
                 deaf = False
             except ValueError as exc:  # no phrase of this phase can be heard with this model
                 deaf = True

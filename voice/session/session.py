@@ -238,6 +238,11 @@ class Session:
             seen.setdefault(phrase, None)
         return list(seen)
 
+    def phrase_names(self) -> tuple[str, ...]:
+        """The names of more than one word that :meth:`phrases` may hold (players, Pantone's
+        characters), for :meth:`Recogniser.set_phrases`."""
+        return self.grammar.spoken_names(self.adapter.name_lists)
+
     # --- input -----------------------------------------------------------------------
     def hear(self, text: str, confidence: float = 1.0) -> None:
         """Handle one utterance (typed, scripted or recognised)."""

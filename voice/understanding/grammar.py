@@ -138,6 +138,7 @@ class Grammar:
         """Slot lists recognisers never listen for (see the class documentation)."""
         _QUIET_LISTS.update(self.typed_only_lists)
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
+        self._names: dict[Any, tuple[str, ...]] = {}
         self._list_indexes: dict[str, _ValueIndex] | None = None
         self._lists_for: dict[str, dict[str, SlotList]] = {}
 
@@ -209,6 +210,29 @@ class Grammar:
                 values = [v for v in slot_list.values if not _typed_only(v)]
                 lists[name] = TextSlotList(name=name, values=values)
         return lists
+
+    def spoken_names(self, lists: Iterable[str]) -> tuple[str, ...]:
+        """Every way a value of the slot ``lists`` (names: players, characters) is said
+        with more than one word, normalised ("mister potato head", "the grinch"): what a
+        recogniser may hear as one word. Lists the grammar lacks are skipped."""
+        from hassil.sample import sample_expression
+
+        key = ("names", tuple(lists))
+        found = self._names.get(key)
+        if found is None:
+            spoken = self.spoken_lists()
+            names: dict[str, None] = {}
+            for name in key[1]:
+                slot_list = spoken.get(name)
+                if not isinstance(slot_list, TextSlotList) or not slot_list.values:
+                    continue
+                ref = ListReference(name)
+                for text in sample_expression(ref, {name: slot_list}, language=self.lang):
+                    said = normalize(text)
+                    if len(said.split()) > 1:
+                        names.setdefault(said, None)
+            found = self._names[key] = tuple(names)
+        return found
 
     def _expand(
         self,

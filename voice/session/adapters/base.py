@@ -42,6 +42,9 @@ class GameAdapter:
     help_later: ClassVar[frozenset[str]] = frozenset()
     """Moves that "help" leaves to "more help" (they are not what the game waits for)."""
 
+    name_lists: ClassVar[tuple[str, ...]] = ("player",)
+    """Slot lists of names: recognisers may hear a name of several words as one word."""
+
     names_with_colours: ClassVar[bool] = False
     """Players are named together with colours ("Julia blue"), so a player may not be
     called like a colour ("Rosa")."""

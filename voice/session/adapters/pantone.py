@@ -71,6 +71,7 @@ class PantoneAdapter(GameAdapter):
     default_lang = "en"
     engine = Pantone
     help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
+    name_lists = ("player", "character", "other_character")
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
