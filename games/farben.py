@@ -718,8 +718,14 @@ class Farben(Game):
         if not words or len(words) > 2:  # a sentence rather than a name: not understood
             return NotAllowed("not_understood")
         name = " ".join(w[:1].upper() + w[1:] for w in words)
-        if key(name) in {key(p) for p in self.players}:  # the player's intent did not fit
+        players = {key(p) for p in self.players}
+        if key(name) in players:  # the player's intent did not fit
             return NotNow("choose_first_now") if self.stage == "choose_first" else self._wait()
+        parts = (" ".join(words[i:j]) for i in range(len(words)) for j in range(i + 1, 3))
+        if any(key(part) in players for part in parts):
+            # "no Cem", "Anna Cem": a player's name in words we did not understand, not
+            # someone who is not at the table
+            return NotAllowed("not_understood")
         return NotAllowed("unknown_player", name=name)
 
     def _ask_words(self, args: Mapping[str, JSON]) -> list[Event]:

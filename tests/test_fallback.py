@@ -232,3 +232,155 @@ def test_a_player_called_will_is_no_question() -> None:
             "colour": found.slots["colour"],
         }
     assert session.parser.parse("did Will play blue", frozenset({"name_colour"}), {}) is None
+
+
+# --- openings before a name (Farben's scoring: "yeah, Cem had green") --------------------
+TABLES = {
+    "de": (
+        ("Lena", "Jonas", "Mia"),
+        "Schule/Urlaub,Kindheit/Winter,Oma/Küche,Erfolg/Montag,Sommer/Angst,Liebe/Wald,"
+        "Musik/Krankenhaus,Geburtstag/Sonntag,Meer/Prüfung,Freundschaft/Herbst",
+        107,
+        "Musik",
+    ),
+    "en": (
+        ("Anna", "Ben", "Cem"),
+        "School/Holiday,Childhood/Winter,Grandmother/Kitchen,Success/Monday,Summer/Fear,"
+        "Love/Forest,Music/Hospital,Birthday/Sunday,Sea/Exam,Friendship/Autumn",
+        116,
+        "Summer",
+    ),
+}
+"""The golden three-player games, up to the first stack being scored (Jonas / Ben names)."""
+
+OPENED_NAMES = {
+    "de": [
+        ("ja Mia hatte grün", "Mia"),
+        ("ja, Mia hatte grün", "Mia"),
+        ("genau, Mia hat grün gewählt", "Mia"),
+        ("ach, Mia hatte grün", "Mia"),
+        ("ja also Mia hatte grün", "Mia"),
+        ("äh, ja, Mia hatte grün", "Mia"),
+        ("naja, die Mia hatte grün", "Mia"),
+        ("die Lena hatte grün", "Lena"),
+        ("aber Lena hatte grün", "Lena"),
+    ],
+    "en": [
+        ("yeah Cem had green", "Cem"),
+        ("yeah, Cem had green", "Cem"),
+        ("yes Cem played green", "Cem"),
+        ("well yeah, Cem had green", "Cem"),
+        ("oh yeah Cem had green", "Cem"),
+        ("yep, Cem chose green", "Cem"),
+        ("ok so Cem had green", "Cem"),
+        ("hey, Anna had green", "Anna"),
+        ("right, Anna had green", "Anna"),
+        ("but Cem had green", "Cem"),
+        ("but Anna played green", "Anna"),
+    ],
+}
+
+NEVER_NAMED = {
+    "de": [
+        "ja Mia hatte nicht grün",
+        "nein Mia hatte grün",
+        "nicht Mia, Lena hatte grün",
+        "ja hatte Mia grün",
+        "und hatte Mia grün",
+        "hatte Mia grün?",
+        "aber hatte Mia grün",
+        "ja Mia hatte grün oder gelb",
+        "Lena Mia hatte grün",
+    ],
+    "en": [
+        "yeah Cem didn't have green",
+        "but Cem didn't have green",
+        "no Cem had green",
+        "not Cem, Anna had green",
+        "did Cem have green?",
+        "did Cem have green",
+        "and did Cem have green",
+        "but did Cem have green",
+        "yeah, did Cem have green",
+        "so was it Cem who had green",
+        "but Cem had green or blue",
+        "Cem had green but",
+        "Anna Cem had green",
+        "say Cem had green",
+    ],
+}
+
+
+def _scoring(lang: str) -> Session:
+    players, words, upto, stack = TABLES[lang]
+    cards = [card.split("/") for card in words.split(",")]
+    setup = Setup(players, 3, None, {"deck": lang, "words": cards})
+    session = Session(adapter_for("farben"), lang, setup, RecordingOutput())
+    session.start()
+    for line in [*_script(lang, upto), stack]:
+        session.hear(line)
+    assert "name_colour" in session.phase().intents
+    return session
+
+
+@pytest.fixture(scope="module")
+def scoring() -> dict[str, Session]:
+    return {lang: _scoring(lang) for lang in TABLES}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "player"), [(k, *t) for k, v in OPENED_NAMES.items() for t in v]
+)
+def test_a_name_after_an_opening_word_is_that_player(
+    scoring: dict[str, Session], lang: str, text: str, player: str | None
+) -> None:
+    """An opening word before a name is no part of it: "yeah Cem had green" names Cem,
+    not a player called "yeah Cem" who is not at the table; "but" that opens a sentence
+    is no refusal."""
+    session = scoring[lang]
+    phase = session.phase()
+    found = session.parser.parse(text, phase.intents, phase.slots)
+    if player is None:
+        assert found is None or found.name != "name_colour", text
+        return
+    assert found is not None, text
+    assert (found.name, found.slots) == ("name_colour", {"player": player, "colour": "green"})
+    assert found.score >= session.confirm_below, text  # acted on at once, typed
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in NEVER_NAMED.items() for t in v])
+def test_an_opening_word_never_makes_a_negation_or_question_a_move(
+    scoring: dict[str, Session], lang: str, text: str
+) -> None:
+    session = scoring[lang]
+    phase = session.phase()
+    found = session.parser.parse(text, phase.intents, phase.slots)
+    assert found is None or found.name != "name_colour", (text, found)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_naming_after_an_opening_word_in_play(lang: str) -> None:
+    """Typed at the table: table talk changes nothing and is not answered as a stranger;
+    a real stranger still is; the opened sentence scores."""
+    session = _scoring(lang)
+    out = session.out
+    assert isinstance(out, RecordingOutput)
+    moves = len(session.actions)
+    for text in NEVER_NAMED[lang]:
+        out.records.clear()
+        session.hear(text)
+        assert len(session.actions) == moves, text
+        assert session.awaiting is None, text
+        refused = [r for r in out.records if r.get("type") == "refused"]
+        assert all(r.get("reason") != "unknown_player" for r in refused), (text, refused)
+    out.records.clear()
+    session.hear("ja Dieter hatte grün" if lang == "de" else "yeah Dieter had green")
+    assert [r for r in out.records if r.get("type") == "refused"] == [
+        {"type": "refused", "reason": "unknown_player", "name": "Dieter"}
+    ]
+    out.records.clear()
+    other = "Mia" if lang == "de" else "Cem"
+    session.hear("ja, Mia hatte gelb" if lang == "de" else "yeah, Cem had green")
+    named = [r for r in out.records if r.get("type") == "named"]
+    assert len(named) == 1 and named[0]["player"] == other, out.records
+    assert len(session.actions) == moves + 1

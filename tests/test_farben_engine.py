@@ -570,6 +570,10 @@ def test_a_name_nobody_has_is_answered_as_such() -> None:
         ("mary ann", "unknown_player", {"name": "Mary Ann"}),
         ("so yesterday my friend", "not_understood", {}),  # a sentence, not a name
         ("ben", "wait_naming", None),  # a player after all: say what the table waits for
+        # a player's name inside words nobody could parse ("no Ben", "Anna Cem"): not
+        # someone who is not at the table
+        ("no ben", "not_understood", {}),
+        ("anna cem", "not_understood", {}),
     ]:
         with pytest.raises(GameError) as info:
             game.query("unknown_player", {"stranger": heard})

@@ -195,6 +195,10 @@ class Fallback:
                 i += 1
         return spans
 
+    def is_value(self, word: str) -> bool:
+        """Is ``word`` on its own a value of a list (a player, a colour, a word card)?"""
+        return (word,) in self._values
+
     def _known(self, word: str) -> bool:
         return any(word in m.words for m in self.models.values())
 
@@ -271,20 +275,28 @@ def refused(
     inside = {i for span in spans for i in range(span.start, span.end)}  # "Hope", a word card
     refusal = words.get("refusal", frozenset())
     hedge = words.get("hedge", frozenset())
+    lead = 0  # "but Cem had green": an opening word, no refusal
+    while lead < len(tokens) - 1 and tokens[lead] in grammar.opening_words:
+        lead += 1
     for i, token in enumerate(tokens):
-        if i not in inside and (token in refusal or token in hedge or token.endswith("n't")):
+        if i < lead or i in inside:
+            continue
+        if token in refusal or token in hedge or token.endswith("n't"):
             return True
-    first = norm.split()[0]
+    said = norm.split()
+    first = said[0]
     named = tokens[0] == first and 0 in inside  # a player called Will or May
-    if not named and first in words.get("question_start", frozenset()):
+    if not named and _asks(words, first, tokens):
         return True
-    if (
-        not named
-        and len(tokens) > 1
-        and first in words.get("question_verb", frozenset())
-        and tokens[1] in words.get("subject", frozenset())
-    ):
-        return True
+    # The same after words outside the sentence ("and did Cem …", "ja, hatte Mia …"; not
+    # "also hatte Mia grün", where the verb follows the first part of the sentence).
+    detached = words.get("detached", frozenset())
+    start = 0
+    while start < len(said) - 1 and said[start] in detached:
+        start += 1
+    if start and not fallback.is_value(said[start]):
+        if _asks(words, said[start], fallback.tokens(" ".join(said[start:]))):
+            return True
     seen: dict[str, Any] = {}
     for span in spans:
         if span.slot in seen and seen[span.slot] != span.value:
@@ -293,6 +305,18 @@ def refused(
     # A value the meaning leaves out belongs to another sentence: "Ben, play purple" is
     # advice to Ben, not Anna's move.
     return meaning is not None and any(slot in VALUE_SLOTS and slot not in meaning for slot in seen)
+
+
+def _asks(words: Mapping[str, frozenset[str]], first: str, tokens: Sequence[str]) -> bool:
+    """Does a sentence that begins with ``first`` (then ``tokens``, fillers left out) ask
+    by its word order ("did Cem …", "nehm ich blau")?"""
+    if first in words.get("question_start", frozenset()):
+        return True
+    return (
+        len(tokens) > 1
+        and first in words.get("question_verb", frozenset())
+        and tokens[1] in words.get("subject", frozenset())
+    )
 
 
 def _list_slots(grammar: Grammar) -> dict[str, str]:

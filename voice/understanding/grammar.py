@@ -118,6 +118,9 @@ class Grammar:
             extra_data = _grammar_file(lang, extra)
             merge_dict(merged, {k: v for k, v in extra_data.items() if k not in _OWN_KEYS})
         self.skip_words: tuple[str, ...] = tuple(normalize(w) for w in merged.get("skip_words", []))
+        self._skip_phrases: tuple[tuple[str, ...], ...] = tuple(
+            sorted({tuple(w.split()) for w in self.skip_words if w}, key=len, reverse=True)
+        )
         merged["lists"] = _with_ordinals(merged.get("lists") or {}, lang)
         try:
             self.intents = Intents.from_dict(_without_typed_only(merged, keep=True))
@@ -141,6 +144,40 @@ class Grammar:
         self._names: dict[Any, tuple[str, ...]] = {}
         self._list_indexes: dict[str, _ValueIndex] | None = None
         self._lists_for: dict[str, dict[str, SlotList]] = {}
+
+    def opening(self, words: Sequence[str]) -> int:
+        """How many of ``words`` (a normalised utterance, split) only open it: the run of
+        opening words at its start, with the skip words before and between them ("well,
+        yeah, Cem had green": two). Skip words after the last opening word stay: hassil
+        skips them where they are only filler, and in German they may be the first part
+        of the sentence ("dann nehme ich rot" is no question).
+
+        Never all of them, and never a run after which only skip words are left ("yes
+        please", "oh well" are what they say)."""
+        i = end = 0
+        while i < len(words):
+            if words[i] in self.opening_words:
+                i = end = i + 1
+                continue
+            for phrase in self._skip_phrases:
+                if tuple(words[i : i + len(phrase)]) == phrase:
+                    i += len(phrase)
+                    break
+            else:
+                break
+        i = end
+        if i == 0:
+            return 0
+        rest = list(words[i:])
+        j = 0
+        while j < len(rest):  # anything beyond skip words left?
+            for phrase in self._skip_phrases:
+                if tuple(rest[j : j + len(phrase)]) == phrase:
+                    j += len(phrase)
+                    break
+            else:
+                return i
+        return 0
 
     @property
     def intent_names(self) -> frozenset[str]:

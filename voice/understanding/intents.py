@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import Any
 
 from hassil import Intents, recognize_all
+from hassil.intents import WildcardSlotList
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
@@ -110,10 +111,14 @@ class IntentParser:
         if opened != norm:  # first without the opening words: "and I had purple" is not
             exact = self._exact(opened, allowed)  # a player called "and I"
             if exact is not None:
-                return Intent(exact.name, exact.slots, norm, exact.score)
+                exact = self._unwrapped(opened, exact, allowed) or exact
+                whole = self._exact(norm, allowed) if self._skips_value(norm, opened) else None
+                if whole is None or self._wild(whole):
+                    return Intent(exact.name, exact.slots, norm, exact.score)
+                return whole  # a value that is also such a word ("Jo green", Jo playing)
         exact = self._exact(norm, allowed)
         if exact is not None:
-            return exact
+            return self._unwrapped(norm, exact, allowed) or exact
         snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
@@ -128,12 +133,63 @@ class IntentParser:
         return self._fuzzy(norm, allowed, slots)
 
     def _without_opening(self, norm: str) -> str:
-        """``norm`` without the words that open it ("so, …", "and …"; see the grammar's
-        ``opening_words``)."""
+        """``norm`` without the words that open it ("yeah, …", "and …", "well, so …"; the
+        grammar's ``opening_words`` and skip words, see :meth:`Grammar.opening`)."""
         words = norm.split()
-        while len(words) > 1 and words[0] in self.grammar.opening_words:
-            words.pop(0)
-        return " ".join(words)
+        return " ".join(words[self.grammar.opening(words) :])
+
+    def _skips_value(self, norm: str, opened: str) -> bool:
+        """Did :meth:`_without_opening` leave out a word that is also a value (a player
+        called Jo, the side "right")?"""
+        skipped = norm.split()[: len(norm.split()) - len(opened.split())]
+        return any(self.fallback.is_value(word) for word in skipped)
+
+    def _wild(self, found: Intent) -> bool:
+        """Does ``found`` hold a name nobody has (a wildcard slot such as ``stranger``)?"""
+        return any(
+            isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList) for slot in found.slots
+        )
+
+    def _unwrapped(self, norm: str, found: Intent, allowed: frozenset[str] | None) -> Intent | None:
+        """``found`` read again where a name nobody has (a wildcard slot such as Farben's
+        ``stranger``) is a real value behind words that only open or fill ("ja Mia", "die
+        Mia", "well yeah Cem"): the sentence without those words, if it is then
+        understood without a wildcard; otherwise ``None``.
+
+        Negations and question words are no such words, so "not Cem" stays as it is (and
+        every guarded move still passes the guard on the whole utterance)."""
+        if not self._wild(found):
+            return None
+        wild = [
+            str(value)
+            for slot, value in found.slots.items()
+            if isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList)
+        ]
+        words = norm.split()
+        loose = self._loose_words
+        for value in wild:
+            said = normalize(value).split()
+            start = _find(words, said)
+            if start is None:
+                continue
+            for cut in range(1, len(said)):
+                if said[cut - 1] not in loose:
+                    break
+                text = " ".join(words[:start] + words[start + cut :])
+                again = self._exact(text, allowed)
+                if again is not None and not self._wild(again):
+                    return Intent(again.name, again.slots, norm, again.score)
+        return None
+
+    @cached_property
+    def _loose_words(self) -> frozenset[str]:
+        """Words that may stand before a name without being part of it: opening words,
+        skip words and fillers, articles ("die Mia hatte grün")."""
+        guard = self.grammar.guard_words
+        skip = {w for w in self.grammar.skip_words if " " not in w}  # not "say" of "i'd say"
+        return frozenset(
+            {*self.grammar.opening_words, *skip, *guard.get("filler", ()), *guard.get("stop", ())}
+        )
 
     @cached_property
     def fallback(self) -> Fallback:
@@ -295,6 +351,14 @@ def _aligned(norm: str, phrase: str) -> bool:
     return len(said) == len(meant) and all(
         a == b or fuzz.ratio(a, b) >= ALIGNED_WORD_CUTOFF for a, b in zip(said, meant, strict=True)
     )
+
+
+def _find(words: list[str], part: list[str]) -> int | None:
+    """Where ``part`` starts inside ``words`` (the last place), or ``None``."""
+    for start in range(len(words) - len(part), -1, -1):
+        if words[start : start + len(part)] == part:
+            return start
+    return None
 
 
 def _freeze(slots: Mapping[str, Iterable[Any]] | None) -> Any:
