@@ -108,3 +108,17 @@ def test_how_far_the_utterance_stands_above_the_room() -> None:
     run(ep, [frame(300, False)] * 40 + [frame(450, True)] * 20)
     far = ep.speech_over_floor()
     assert far is not None and far < 7
+
+
+def test_how_much_speech_lies_in_stretches_of_the_utterance() -> None:
+    """The recogniser asks how much of what its best path called silence the endpointer
+    heard as speech: speech frames count, pauses and the pre-roll do not."""
+    ep = Endpointer(fake_vad, 0.03, start_frames=3, start_window=5, preroll=0.3)
+    quiet, loud = frame(30, False), frame(3000, True)
+    run(ep, [quiet] * 20 + [loud] * 3)  # the utterance starts: 0.3 s of pre-roll
+    run(ep, [loud] * 10 + [quiet] * 10 + [loud] * 10)  # 0.3 s speech, 0.3 s pause, 0.3 s
+    assert ep.speech_within([(0.0, 0.3)]) < 1e-9  # the pre-roll
+    assert abs(ep.speech_within([(0.3, 0.6)]) - 0.3) < 1e-9
+    assert ep.speech_within([(0.6, 0.9)]) < 1e-9  # the pause
+    assert abs(ep.speech_within([(0.45, 0.75), (0.9, 1.05)]) - 0.3) < 1e-9
+    assert abs(ep.speech_within([(0.0, 5.0)]) - 0.6) < 1e-9  # beyond the end: nothing

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from statistics import median
@@ -82,6 +82,8 @@ class Endpointer:
         self.quiet_margin = quiet_margin
         self.below_speech = below_speech
         self._levels: list[float] = []  # frame levels of the current utterance
+        self._spoken: list[bool] = []  # its frames after the pre-roll: speech, not pause?
+        self._preroll_seconds = 0.0
         self._floor: deque[float] = deque(maxlen=max(1, round(floor_seconds / frame_seconds)))
         # every frame's level, speech or not, for the percentile floor
         self._recent_levels: deque[float] = deque(
@@ -108,6 +110,7 @@ class Endpointer:
             self._length += 1
             self._levels.append(level)
             quiet = not speech or self._quiet(level, smoothed)
+            self._spoken.append(not quiet)
             if quiet:
                 self._trailing += 1
                 self._loud = 0
@@ -128,6 +131,8 @@ class Endpointer:
             return Frame(Step.SILENCE)
         audio = b"".join(self._preroll)
         self._levels = []
+        self._spoken = []
+        self._preroll_seconds = len(self._preroll) * self.frame_seconds
         self._length = len(self._preroll)
         self._preroll.clear()
         self._recent.clear()
@@ -152,6 +157,20 @@ class Endpointer:
             return None
         louder = sorted(self._levels)[len(self._levels) // 2 :]
         return louder[len(louder) // 2] - floor
+
+    def speech_within(self, spans: Iterable[tuple[float, float]]) -> float:
+        """Seconds of the last utterance's speech (frames that were no pause) inside
+        ``spans`` (start, end: seconds from the start of its audio, pre-roll included)."""
+        total = 0.0
+        size = self.frame_seconds
+        for start, end in spans:
+            first = max(0, math.floor((start - self._preroll_seconds) / size))
+            last = min(len(self._spoken), math.ceil((end - self._preroll_seconds) / size))
+            for i in range(first, last):
+                if self._spoken[i]:
+                    begin = self._preroll_seconds + i * size
+                    total += max(0.0, min(end, begin + size) - max(start, begin))
+        return total
 
     def _quiet(self, level: float, smoothed: float) -> bool:
         floor = self.noise_floor()

@@ -83,6 +83,15 @@ NBEST_SIZE = 60
 """How many n-best entries to read (many are the same sentence, aligned differently)."""
 MIN_ALTERNATIVE = 0.01
 """Alternatives less likely than this are left out of the transcript."""
+UNEXPLAINED_MAX: float | None = 0.3
+"""Seconds. In a quiet room, an utterance whose speech the grammar's best path leaves
+this long to silence was something else: a sentence of the grammar explains the
+player's speech with words (measured in voice/bench/README.md)."""
+QUIET_ROOM_DB = 30.0
+"""Speech this far above the noise floor: a quiet room, where the endpointer's pauses
+are real pauses (in noise, noise after the speech counts as speech)."""
+UNEXPLAINED_CONFIDENCE = 0.29
+"""The most such an utterance may be trusted: below the play policy's ``ignore``."""
 LONG_UTTERANCE = 4.0
 """Seconds. Commands take at most about 3 s (measured: the longest German command at 160
 words per minute, pauses included, 2.9 s); an utterance longer than this had other
@@ -128,11 +137,14 @@ MAX_GUESSES = 3
 as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
 MAX_GRAMMARS = 16
 """Compiled phase grammars kept for reuse (phases come back again and again)."""
-DECODER_OPTIONS: dict[str, Any] = {"silprob": 1.0, "bestpath": False}
+DECODER_OPTIONS: dict[str, Any] = {"silprob": 1.0, "bestpath": False, "beam": 1e-54}
 """pocketsphinx settings that differ from its defaults. ``silprob`` 1: pauses cost
 nothing (by default every pause is penalised, which makes a short command look worse
 than the free phone loop and so like table talk); ``bestpath`` off: the best path is the
-Viterbi path, scored like the phone loop's (the n-best list still comes from the lattice)."""
+Viterbi path, scored like the phone loop's (the n-best list still comes from the lattice);
+``beam`` 1e-54 instead of 1e-48: a name decoded as one long word ("mister potato head")
+was pruned inside the word in favour of a shorter name and silence ("my guess is easter
+bunny"; Pantone en quiet 93.3% → 96.0%, 8% more compute, measured in voice/bench/README.md)."""
 
 
 @dataclass
@@ -639,11 +651,30 @@ class SphinxRecogniser(Recogniser):
             self.details.update(ratio=ratio, phone_distance=distance)
             if self._loop is not None and not self._loop[1]:
                 in_grammar = 0.0  # the phone loop heard no phone at all: nothing was said
+        unexplained = self._unexplained()
+        self.details["unexplained"] = round(unexplained, 3)
+        if (
+            UNEXPLAINED_MAX is not None
+            and unexplained > UNEXPLAINED_MAX
+            and over_floor is not None
+            and over_floor >= QUIET_ROOM_DB
+        ):
+            in_grammar = min(in_grammar, UNEXPLAINED_CONFIDENCE)
         if seconds > LONG_UTTERANCE:
             in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)
         if over_floor is not None and over_floor < NEAR_TALKER_DB:
             in_grammar = min(in_grammar, FAR_TALKER_CONFIDENCE)
         return in_grammar
+
+    def _unexplained(self) -> float:
+        """Seconds of speech (as the endpointer heard it) that the grammar's best path
+        spends in silence or filler: what it could not explain as words."""
+        spans = [
+            (seg.start_frame / 100.0, (seg.end_frame + 1) / 100.0)
+            for seg in self._decoder.seg() or ()
+            if seg.word.split("(", 1)[0] not in self._words_of
+        ]
+        return self._endpointer.speech_within(spans)
 
     def _fit_to_phones(self, hyp: Any) -> tuple[float, float, float]:
         """How well the grammar's best path explains the sounds, compared with free
