@@ -83,7 +83,7 @@ NBEST_SIZE = 60
 """How many n-best entries to read (many are the same sentence, aligned differently)."""
 MIN_ALTERNATIVE = 0.01
 """Alternatives less likely than this are left out of the transcript."""
-UNEXPLAINED_MAX: float | None = 0.3
+UNEXPLAINED_MAX = 0.3
 """Seconds. In a quiet room, an utterance whose speech the grammar's best path leaves
 this long to silence was something else: a sentence of the grammar explains the
 player's speech with words (measured in voice/bench/README.md)."""
@@ -178,6 +178,13 @@ def _phrase_graph(
         phrase_of.setdefault(" ".join(words), phrase)
     words = frozenset(w for said in spoken for w in said)
     return _PhraseGraph(Automaton(spoken), phrase_of, words)
+
+
+@lru_cache(maxsize=32)
+def _name_runs(lang: str, names: tuple[str, ...]) -> frozenset[tuple[str, ...]]:
+    """The spoken words of each name of more than one word."""
+    spoken = (tuple(spoken_words(name, lang)) for name in names)
+    return frozenset(words for words in spoken if len(words) > 1)
 
 
 JOINED_VARIANTS = 6
@@ -346,9 +353,7 @@ class SphinxRecogniser(Recogniser):
         key = tuple(phrases)
         if not key or any(not isinstance(p, str) or not p.strip() for p in key):
             raise ValueError("the phrase list is empty or has an empty phrase")
-        joined = frozenset(
-            tuple(words) for words in (spoken_words(n, self.lang) for n in names) if len(words) > 1
-        )
+        joined = _name_runs(self.lang, tuple(names))
         self._guess = None  # an utterance under way is decoded with the new grammar
         grammar = self._grammars.get((key, joined))
         if grammar is None:
@@ -653,12 +658,7 @@ class SphinxRecogniser(Recogniser):
                 in_grammar = 0.0  # the phone loop heard no phone at all: nothing was said
         unexplained = self._unexplained()
         self.details["unexplained"] = round(unexplained, 3)
-        if (
-            UNEXPLAINED_MAX is not None
-            and unexplained > UNEXPLAINED_MAX
-            and over_floor is not None
-            and over_floor >= QUIET_ROOM_DB
-        ):
+        if unexplained > UNEXPLAINED_MAX and over_floor is not None and over_floor >= QUIET_ROOM_DB:
             in_grammar = min(in_grammar, UNEXPLAINED_CONFIDENCE)
         if seconds > LONG_UTTERANCE:
             in_grammar = min(in_grammar, LONG_UTTERANCE_CONFIDENCE)

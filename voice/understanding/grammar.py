@@ -27,7 +27,7 @@ from hassil.expression import (
     TextChunk,
 )
 from hassil.intents import RangeSlotList, SlotList, TextSlotList, TextSlotValue
-from hassil.sample import sample_intents
+from hassil.sample import sample_expression, sample_intents
 from hassil.util import merge_dict
 
 from games.data import parse_yaml
@@ -252,8 +252,6 @@ class Grammar:
         """Every way a value of the slot ``lists`` (names: players, characters) is said
         with more than one word, normalised ("mister potato head", "the grinch"): what a
         recogniser may hear as one word. Lists the grammar lacks are skipped."""
-        from hassil.sample import sample_expression
-
         key = ("names", tuple(lists))
         found = self._names.get(key)
         if found is None:
@@ -555,8 +553,6 @@ class _ValueIndex:
 
 
 def _number_words(slot_list: RangeSlotList, lang: str) -> set[str]:
-    from hassil.sample import sample_expression
-
     ref = ListReference(slot_list.name)
     return {
         w
