@@ -169,3 +169,23 @@ def test_a_story_is_never_interrupted_by_say_that_again() -> None:
     session.hear_speech(Transcript("", 0.0))
     assert out.said == [] and session.actions == before
     assert [r["decision"] for r in out.records if r["type"] == "heard"] == ["ignore", "ignore"]
+
+
+def test_in_a_noisy_room_a_move_must_be_surer_to_be_applied_at_once() -> None:
+    """Heard over noise (``Transcript.noisy``), confident mistakes are likelier: the same
+    confidence that applies a move in a quiet room only confirms it there."""
+    session, _ = session_at_first_turn("en")
+    policy = PlayPolicy(session.parser, Thresholds(act=0.95, act_noisy=0.985))
+    phase = session.phase()
+
+    def decision(confidence: float, noisy: bool) -> Decision:
+        heard = Transcript("the ball red", confidence, noisy=noisy)
+        return policy.decide(heard, phase.intents, phase.slots, session.is_move).decision
+
+    assert decision(0.97, noisy=False) is Decision.ACT
+    assert decision(0.97, noisy=True) is Decision.CONFIRM
+    assert decision(0.99, noisy=True) is Decision.ACT
+    # an engine without a noisy threshold acts as in a quiet room
+    plain = PlayPolicy(session.parser, Thresholds(act=0.95))
+    heard = Transcript("the ball red", 0.97, noisy=True)
+    assert plain.decide(heard, phase.intents, phase.slots, session.is_move).decision is Decision.ACT

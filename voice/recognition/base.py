@@ -71,6 +71,11 @@ class Transcript:
     """Sentences that nearly won, most likely first (empty where the engine gives none).
     The play policy adds up the ones that mean the same as ``text``."""
 
+    noisy: bool = False
+    """Heard in a noisy room (the speech less than 30 dB above the room's noise floor,
+    where the engine measures it): confident mistakes are likelier there, so the play
+    policy applies a move at once only from :attr:`Thresholds.act_noisy`."""
+
     question: bool = False
     """Said as a question: the pitch rose at the end (:mod:`voice.recognition.intonation`),
     as in "Cem played green?" where the words alone are a move. The play policy never
@@ -87,6 +92,10 @@ class Thresholds:
 
     act: float = 0.97
     """Moves at least this sure are applied at once."""
+
+    act_noisy: float | None = None
+    """Moves heard in a noisy room (``Transcript.noisy``) are applied at once only from
+    this (None: from ``act``)."""
 
     confirm: float = 0.5
     """Moves at least this sure (and below ``act``) are confirmed first."""

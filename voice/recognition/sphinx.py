@@ -109,7 +109,7 @@ FAR_TALKER_CONFIDENCE = 0.29
 """The most such an utterance may be trusted: below the play policy's ``ignore``."""
 THRESHOLDS = {
     "de": Thresholds(act=0.995),
-    "en": Thresholds(act=0.95),
+    "en": Thresholds(act=0.95, act_noisy=0.985),
 }
 """The play policy's thresholds per language, measured on the benchmark's recognition
 pass (quiet room and pink 10 dB; voice/bench/README.md, "Thresholds"). English moves
@@ -121,7 +121,13 @@ through the English acoustic model and its confident mistakes reach 0.98 (Farben
 heard as "die obere", Pantone's 145 as 155 at 0.983, more of them below 0.95) and, in the
 play pass of the full benchmark, Farben's "Julia hat braun gespielt" heard as "… rot …"
 at 0.990 and applied: a German move is applied at once only from 0.995 (of 555 German
-moves in that run's recognition pass, 40 were heard at 0.97 or more, 4 at 0.995)."""
+moves in that run's recognition pass, 40 were heard at 0.97 or more, 4 at 0.995).
+
+In a noisy room (``Transcript.noisy``: the speech less than ``QUIET_ROOM_DB`` over the
+floor) English moves are applied at once only from 0.985: at pink 10 dB the confident
+mistakes reach 0.98 ("My guess is Gandalf" heard as "… Mando" at 0.981, "orange" as "ball
+orange" at 0.956, and in a play pass "I take pink" as "… green" at 0.968, applied), none
+of 181 moves of two runs at 0.985 or more (voice/bench/README.md)."""
 TAKING_BACK = {
     "de": frozenset({"nee", "nein", "nicht", "lieber", "doch", "besser", "und", "oder"}),
     "en": frozenset({"no", "nope", "nah", "not", "rather", "better", "maybe", "and", "or"}),
@@ -638,6 +644,7 @@ class SphinxRecogniser(Recogniser):
             words=self._words() if self._phrase(hyp.hypstr) == phrase else (),
             end=end,
             alternatives=alternatives,
+            noisy=over_floor is not None and over_floor < QUIET_ROOM_DB,
             question=melody is not None and melody.question,
         )
 

@@ -77,7 +77,8 @@ class PlayPolicy:
             return Verdict(Decision.IGNORE, intent, confidence)
         if is_move(intent) and not answering:
             # a move said as a question ("Cem played green?") is at most asked about
-            if confidence >= t.act and not transcript.question:
+            act = t.act_noisy if transcript.noisy and t.act_noisy is not None else t.act
+            if confidence >= act and not transcript.question:
                 return Verdict(Decision.ACT, intent, confidence)
             if confidence >= t.confirm:
                 return Verdict(Decision.CONFIRM, intent, confidence)
