@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games.text import normalize
@@ -91,20 +91,33 @@ def joined_names(words: Sequence[str], names: frozenset[tuple[str, ...]]) -> lis
     """
     if not names:
         return list(words)
-    longest = max(len(n) for n in names)
+    starting = _names_by_first_word(names)
     out: list[str] = []
     i = 0
     while i < len(words):
-        for size in range(min(longest, len(words) - i), 1, -1):
-            run = tuple(words[i : i + size])
-            if run in names:
-                out.append(NAME_JOINER.join(run))
-                i += size
+        for name in starting.get(words[i], ()):
+            if tuple(words[i : i + len(name)]) == name:
+                out.append(NAME_JOINER.join(name))
+                i += len(name)
                 break
         else:
             out.append(words[i])
             i += 1
     return out
+
+
+@lru_cache(maxsize=32)
+def _names_by_first_word(
+    names: frozenset[tuple[str, ...]],
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The names by their first word, the longest first (a phrase list of thousands of
+    sentences is joined against the same names)."""
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for name in names:
+        by_first.setdefault(name[0], []).append(name)
+    return {
+        first: tuple(sorted(group, key=lambda n: (-len(n), n))) for first, group in by_first.items()
+    }
 
 
 @cache
