@@ -207,3 +207,29 @@ def test_the_recogniser_listens_for_wrong_names_and_negations_too(lang: str) -> 
         intent = session.parser.parse(phrase, phase.intents, phase.slots)
         negated = {"not", "nicht"} & set(phrase.split())
         assert intent is not None and intent.name == ("thinking" if negated else "guess")
+
+
+@pytest.mark.parametrize(
+    ("lines", "lang", "name"),
+    [
+        (["card 12", "done", "hey, Mickey Mouse"], "en", "Mickey Mouse"),
+        (["card 12", "done", "yeah mickey mouse"], "en", "Mickey Mouse"),
+        (["karte 1", "fertig", "genau, Micky Maus"], "de", "Micky Maus"),
+        (["karte 1", "fertig", "ach, ist es Micky Maus"], "de", "Micky Maus"),
+    ],
+)
+def test_a_word_that_only_opens_the_sentence_does_not_make_a_guess_unsure(
+    lines: list[str], lang: str, name: str
+) -> None:
+    """ "hey, Mickey Mouse" is as sure a guess as "Mickey Mouse": it is taken at once,
+    not asked about ("Ben guesses Mickey Mouse, right?")."""
+    _, records = play(lines, lang)
+    assert not of_type(records, "confirm")
+    assert [r["guess"] for r in of_type(records, "wrong_guess")] == [name]
+
+
+def test_a_no_before_a_name_is_still_asked_about() -> None:
+    """ "nein Bambi" may be a refusal: no opening word, so it is confirmed first."""
+    _, records = play(["karte 1", "fertig", "nein Bambi"], "de")
+    assert of_type(records, "confirm")
+    assert not of_type(records, "wrong_guess")

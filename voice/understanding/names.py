@@ -113,6 +113,24 @@ class NameParser(IntentParser):
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
+        result = self._parse(norm, text, allowed_set, slots)
+        if result is not None and result.score >= 1.0:
+            return result  # the whole sentence ("Hey Duggee" is a name)
+        words = norm.split()
+        opened = " ".join(words[self.grammar.opening(words) :])
+        if opened != norm:  # "hey, Mickey Mouse", "genau, Bambi": a guess as sure as without
+            found = self._parse(opened, opened, allowed_set, slots)
+            if found is not None and (result is None or found.score > result.score):
+                return Intent(found.name, found.slots, norm, found.score)
+        return result
+
+    def _parse(
+        self,
+        norm: str,
+        text: str,
+        allowed_set: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
         exact = self._exact(norm, allowed_set)
         if exact is not None and (allowed_set is None or exact.name in allowed_set):
             return exact
