@@ -233,3 +233,15 @@ def test_a_no_before_a_name_is_still_asked_about() -> None:
     _, records = play(["karte 1", "fertig", "nein Bambi"], "de")
     assert of_type(records, "confirm")
     assert not of_type(records, "wrong_guess")
+
+
+def test_a_wrong_guess_is_said_back_as_a_sentence_says_it() -> None:
+    """The answer to a wrong guess reads like a sentence: an article inside it in lower
+    case ("Not the Grinch", not "Not The Grinch"), and a German answer that begins with
+    the guess in capitals ("Blaues Känguru ist es nicht")."""
+    _, records = play(["card 12", "done", "the grinch"])
+    assert "Not the Grinch." in [r["text"] for r in of_type(records, "say")]
+    _, records = play(["karte 1", "fertig", "ist es ein blaues Känguru", "der Grinch"], "de")
+    said = [r["text"] for r in of_type(records, "say")]
+    assert "Blaues Känguru ist es nicht." in said
+    assert "Der Grinch ist es nicht." in said

@@ -190,6 +190,7 @@ class PantoneAdapter(GameAdapter):
             "modes": _table_term(tables["mode"]),
             "place": _table_term(_board_places(lang)),
             "name": character_term(lang),
+            "guess": character_term(lang),
         }
 
     def must_tell_privately(self, event: Event, setup: Setup) -> bool:
@@ -320,14 +321,16 @@ def _board_places(lang: str) -> dict[str, Any]:
 
 def character_term(lang: str) -> TermMaker:
     """A character's name inside a sentence: a leading article of the card's title is
-    lower case there ("deine Figur ist die Zahnfee"; ``title``: as on the card)."""
+    lower case there ("deine Figur ist die Zahnfee", "Not the Grinch"; ``title``: as on
+    the card; ``cap``: at the start of a sentence, a guess in the player's words too:
+    "Blaues Känguru ist es nicht")."""
     articles = {a.capitalize() for a in _LEADING_ARTICLES.get(lang, ())}
 
     def make(value: Any) -> Term:
         name = str(value)
         first, space, rest = name.partition(" ")
         inside = first.lower() + space + rest if space and first in articles else name
-        return Term({"": inside, "title": name})
+        return Term({"": inside, "title": name, "cap": name[:1].upper() + name[1:]})
 
     return make
 
