@@ -415,15 +415,12 @@ class SphinxRecogniser(Recogniser):
                 )
         entries: list[tuple[str, str]] = []
         for word in new:
+            token = word if word.isascii() and word.isalpha() else f"w{len(self._tokens)}x"
             if NAME_JOINER in word:  # "mr potato head" and "mister potato head": one word
-                said = tuple(pronunciations[word])
-                shared = self._said_as.get(said)
-                if shared is not None:
+                shared = self._said_as.setdefault(tuple(pronunciations[word]), token)
+                if shared != token:
                     self._tokens[word] = shared
                     continue
-            token = word if word.isascii() and word.isalpha() else f"w{len(self._tokens)}x"
-            if NAME_JOINER in word:
-                self._said_as[said] = token
             self._tokens[word] = token
             self._words_of[token] = word.replace(NAME_JOINER, " ")
             for i, phones in enumerate(pronunciations[word]):

@@ -36,7 +36,7 @@ from hassil.intents import RangeSlotList, TextSlotList
 from hassil.sample import sample_expression, sample_intents
 from rapidfuzz import fuzz, process
 
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar, normalize, phrase_at
 
 SURE_SCORE = 0.9
 """Score of a fallback match whose every word pair occurs in the templates (acts typed)."""
@@ -149,13 +149,11 @@ class Fallback:
         out: list[str] = []
         i = 0
         while i < len(words):
-            for skip in self._skip:
-                if tuple(words[i : i + len(skip)]) == skip:
-                    i += len(skip)
-                    break
-            else:
+            skipped = phrase_at(words, i, self._skip)
+            if not skipped:
                 out.append(words[i])
-                i += 1
+                skipped = 1
+            i += skipped
         return out
 
     def spans(

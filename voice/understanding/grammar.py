@@ -141,7 +141,7 @@ class Grammar:
         """Slot lists recognisers never listen for (see the class documentation)."""
         _QUIET_LISTS.update(self.typed_only_lists)
         self._phrase_cache: dict[Any, list[tuple[str, str]]] = {}
-        self._names: dict[Any, tuple[str, ...]] = {}
+        self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._list_indexes: dict[str, _ValueIndex] | None = None
         self._lists_for: dict[str, dict[str, SlotList]] = {}
 
@@ -159,24 +159,20 @@ class Grammar:
             if words[i] in self.opening_words:
                 i = end = i + 1
                 continue
-            for phrase in self._skip_phrases:
-                if tuple(words[i : i + len(phrase)]) == phrase:
-                    i += len(phrase)
-                    break
-            else:
+            skipped = phrase_at(words, i, self._skip_phrases)
+            if not skipped:
                 break
+            i += skipped
         i = end
         if i == 0:
             return 0
         rest = list(words[i:])
         j = 0
         while j < len(rest):  # anything beyond skip words left?
-            for phrase in self._skip_phrases:
-                if tuple(rest[j : j + len(phrase)]) == phrase:
-                    j += len(phrase)
-                    break
-            else:
+            skipped = phrase_at(rest, j, self._skip_phrases)
+            if not skipped:
                 return i
+            j += skipped
         return 0
 
     @property
@@ -252,12 +248,12 @@ class Grammar:
         """Every way a value of the slot ``lists`` (names: players, characters) is said
         with more than one word, normalised ("mister potato head", "the grinch"): what a
         recogniser may hear as one word. Lists the grammar lacks are skipped."""
-        key = ("names", tuple(lists))
+        key = tuple(lists)
         found = self._names.get(key)
         if found is None:
             spoken = self.spoken_lists()
             names: dict[str, None] = {}
-            for name in key[1]:
+            for name in key:
                 slot_list = spoken.get(name)
                 if not isinstance(slot_list, TextSlotList) or not slot_list.values:
                     continue
@@ -386,6 +382,15 @@ def _with_ordinals(lists: Mapping[str, Any], lang: str) -> dict[str, Any]:
             )
         out[name] = {"values": values}
     return out
+
+
+def phrase_at(words: Sequence[str], i: int, phrases: Iterable[tuple[str, ...]]) -> int:
+    """How many words the first of ``phrases`` (each a tuple of words, longest first)
+    that starts at ``words[i]`` takes up; 0 if none does."""
+    for phrase in phrases:
+        if phrase and tuple(words[i : i + len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
 
 
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
