@@ -10,6 +10,7 @@ unplugged while farbspiel speaks.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import pty
 import select
@@ -174,8 +175,12 @@ class KoreanColours:
     WORDS = {"분홍색": "rosa", "주황색": "orange", "보라색": "lila"}
 
     @property
-    def thresholds(self):  # vosk's confidences, so vosk's scale for the play policy
-        return self.vosk.thresholds
+    def thresholds(self):
+        """vosk's scale for the play policy, but no move is applied at once: each is asked
+        about, and the test's player answers. With ALSA overruns on a loaded machine the
+        Korean model has heard 분홍색 as 보라색 sure enough to act (a CI run); that is the
+        acoustics of a stand-in model, while this test is about the device coming back."""
+        return dataclasses.replace(self.vosk.thresholds, act=1.01)
 
     def __init__(self) -> None:
         from voice.recognition.vosk import VoskRecogniser
@@ -362,6 +367,8 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
     assert [a.args.get("colour") for a in session.actions] == [None, "pink", "orange"]
     # the hiss was never a colour (a colour said by the player may be misheard on a loaded
     # machine: the player then says "nein" and says it again, as asserted above)
+    asked = [r for r in records.items if r["type"] == "said" and "richtig?" in r["text"]]
+    assert len(asked) >= 2  # each spoken move was asked about
     during_hiss = [
         r["text"]
         for first, last in hiss_windows
