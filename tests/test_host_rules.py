@@ -38,6 +38,29 @@ def test_the_turn_says_where_the_object_lies(tmp_path):
     assert "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2." in run.said
 
 
+def test_is_it_my_turn_is_answered_yes_or_no_then_who_and_what(tmp_path):
+    lines = ["Ben ist dran", "rot", "ist Cem dran?", "Anna ist dran?", "bin ich dran?"]
+    run = play(tmp_path, AMF, lines)
+    # at the start "Ben ist dran" chooses who begins; later the same words ask
+    assert "Ben fängt an." in run.said
+    asked = run.said[run.said.index("Der Ball ist jetzt rot. Zieh bitte eine Karte nach.") + 2 :]
+    assert asked == [
+        "Ja.",
+        "Cem, Nummer 2: der Hut, Reihe 1, Spalte 2.",
+        "Nein, nicht Anna.",
+        "Cem, Nummer 2: der Hut, Reihe 1, Spalte 2.",
+        "Cem, Nummer 2: der Hut, Reihe 1, Spalte 2.",  # who "ich" is, nobody knows
+    ]
+    english = play(tmp_path, [*AMF, "--lang", "en"], ["Ben", "is it Ben's turn?", "Cem's turn?"])
+    assert english.said[-4:] == [
+        "Yes.",
+        "Ben, number 1: the ball, row 1, column 1.",
+        "No, not Cem.",
+        "Ben, number 1: the ball, row 1, column 1.",
+    ]
+    assert not [e for e in run.events + english.events if e["type"] == "not_understood"]
+
+
 def test_table_facts_can_be_asked_for_in_many_ways(tmp_path):
     lines = ["Anna", "rot", "gelb", "Wo liegt der Hut?", "In welcher Reihe ist der Hut?",
              "Welche Farbe hat der Ball?", "welche Farbe hat der Fisch", "Was liegt schon?",

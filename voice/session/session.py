@@ -323,7 +323,7 @@ class Session:
         if name in self.grammar.quiet_intents:
             return  # table talk the recogniser heard as such: let it be
         if name in self.grammar.global_intents:
-            self._global(name)
+            self._global(name, intent.slots)
             return
         if name in ("affirm", "deny"):
             self._respond([Event("nothing_to_confirm")])
@@ -470,7 +470,7 @@ class Session:
         self.journal = fresh
 
     # --- global commands ---------------------------------------------------------------
-    def _global(self, name: str) -> None:
+    def _global(self, name: str, slots: Mapping[str, Any] | None = None) -> None:
         if name == "repeat":
             self._repeat()
         elif name == "help":
@@ -478,7 +478,7 @@ class Session:
         elif name == "more_help":
             self._help(more=True)
         elif name == "whose_turn":
-            self._respond(self.game.prompt())
+            self._respond(self._turn_answer((slots or {}).get("player")) + self.game.prompt())
         elif name == "score":
             self._respond(self.game.status())
         elif name == "undo":
@@ -497,6 +497,16 @@ class Session:
             else:
                 key = "confirm_quit" if self.save_now() else "confirm_quit_save_failed"
             self._respond([Event(key)])
+
+    def _turn_answer(self, named: Any) -> list[Event]:
+        """"Is it Ben's turn?": yes or no first, when somebody in particular acts now
+        (the turn's prompt that follows says who and what)."""
+        current = self.game.current_player()
+        if not isinstance(named, str) or current is None:
+            return []
+        if named == current:
+            return [Event("turn_yes", {"player": named})]
+        return [Event("turn_no", {"player": named, "current": current})]
 
     def _repeat(self) -> None:
         lines = self._last_response or [
