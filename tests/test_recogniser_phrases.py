@@ -80,8 +80,10 @@ def test_every_phrase_of_every_phase_is_understood(lang, variant):
                 wrong.append((phrase, intent.name if intent else None))
             checked += 1
         assert not wrong, f"{lang}/{variant} {name}: not understood as expected: {wrong[:10]}"
-    # basic: first player, play (object 1), confirm, play (object 2), pause; profi: no first
-    assert len(seen) == (5 if variant == "basic" else 4) and checked > 1000
+    # basic: first player, play (object 1), confirm a move (or correct its colour), play
+    # (object 2, or correct the colour of object 1), pause, confirm undo or quit (yes or
+    # no only); profi: no first player
+    assert len(seen) == (6 if variant == "basic" else 5) and checked > 1000
 
 
 @pytest.mark.parametrize(("lang", "go_on"), [("de", "mach weiter"), ("en", "continue")])

@@ -32,6 +32,9 @@ TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 
 # Global commands still heard while paused or while a yes/no answer is awaited.
+CORRECTION = "correction"
+"""The intent of "nein, doch gelb" / "no wait, yellow": the last move, with another colour."""
+
 _ALWAYS = frozenset(
     {"repeat", "help", "more_help", "quit", "slower", "faster", "score", "whose_turn"}
 )
@@ -74,9 +77,11 @@ class Phase:
 class _Pending:
     """A question farbspiel asked and awaits yes/no for."""
 
-    kind: str  # "undo" | "quit" | "move"
+    kind: str  # "undo" | "quit" | "move" | "correct"
     action: Action | None = None
     count: int = 0
+    redo: tuple[Action, ...] = ()  # "correct": made again after the corrected move
+    description: str = ""
 
 
 @dataclass
@@ -124,6 +129,8 @@ class Session:
         self.save_error: str | None = None
         """Why saving failed, while it does."""
         self._pending: _Pending | None = None
+        self._correction_cache: tuple[Any, tuple[int, Action, tuple[Action, ...]] | None] | None
+        self._correction_cache = None
         self._last_response: list[str] = []
         self._missing_told: set[str] = set()
         self._missing_ever: set[str] = set()
@@ -200,10 +207,14 @@ class Session:
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
         if self._pending is not None:
-            return Phase(frozenset({"affirm", "deny"}) | _ALWAYS)
+            # "Lila für den Hut – richtig?" "Nein, doch gelb."
+            correction = {CORRECTION} if self._pending_colour() else set()
+            return Phase(frozenset({"affirm", "deny"} | correction) | _ALWAYS)
         if self.paused:
             return Phase(frozenset({"continue"}) | _ALWAYS)
         expecting = self.game.expecting()
+        # "nein, doch gelb" right after a move corrects it (not while a story is told)
+        correction = {CORRECTION} if not expecting.quiet and self._correctable() else set()
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
             self.grammar.quiet_intents
@@ -211,7 +222,7 @@ class Session:
             else set()
         )
         return Phase(
-            expecting.intents | self.grammar.global_intents | quiet,
+            expecting.intents | self.grammar.global_intents | quiet | correction,
             {k: tuple(v) for k, v in expecting.slots.items()},
             expecting.quiet,
         )
@@ -314,6 +325,9 @@ class Session:
         if self._pending is not None and name in ("affirm", "deny"):
             self._answer(name == "affirm")
             return
+        if self._pending is not None and name == CORRECTION and self._pending_colour():
+            self._correct_pending(intent.slots)
+            return
         if self._pending is not None and name not in phase.intents:
             self._respond([Event("yes_or_no")])
             return
@@ -327,6 +341,9 @@ class Session:
             return
         if name in ("affirm", "deny"):
             self._respond([Event("nothing_to_confirm")])
+            return
+        if name == CORRECTION:
+            self._ask_correct(intent.slots)
             return
         # Intents the phase does not expect still go to the engine: it knows the reason
         # why not ("nobody may pass in the pro variant") and says it.
@@ -569,6 +586,116 @@ class Session:
         self.out.record({"type": "confirm", "what": "undo", "action": public})
         self._respond([Event("confirm_undo", {"action": self._describe(before, last)})])
 
+    def _correctable(self) -> tuple[int, Action, tuple[Action, ...]] | None:
+        """The move that "nein, doch gelb" would correct: ``(actions from it to the end,
+        the move, the actions after it that are made again)``. The last move of a person
+        at the table, if it is one of the game's moves with a colour (Alle meine Farben's
+        colour, a colour shown in Farben; never a Pantone guess, whose next try belongs to
+        the next guesser). Only timers, the assistant's moves (it makes them again) and
+        the game's ``correction_passes`` ("done" after a Farben story) may follow it;
+        they are made again after the corrected move, as far as they still can be (the
+        assistant's card already laid stays laid; one that no longer fits, it chooses
+        anew)."""
+        key = (len(self.actions), self.actions[-1] if self.actions else None)
+        if self._correction_cache is not None and self._correction_cache[0] == key:
+            return self._correction_cache[1]
+        found: tuple[int, Action, tuple[Action, ...]] | None = None
+        seat = self.seat_moves(self.actions)
+        for index in range(len(self.actions) - 1, -1, -1):
+            action = self.actions[index]
+            passes = action.name == TIMER_ACTION or index in seat
+            if passes or action.name in self.adapter.correction_passes:
+                continue
+            if action.name in self.adapter.correctable and isinstance(
+                action.args.get("colour"), str
+            ):
+                found = (len(self.actions) - index, action, tuple(self.actions[index + 1 :]))
+            break
+        self._correction_cache = (key, found)
+        return found
+
+    def _ask_correct(self, slots: Mapping[str, Any]) -> None:
+        """"nein, doch gelb": the move again with the colour said, asked first (the game
+        has already gone on from it)."""
+        correctable = self._correctable()
+        colour = slots.get("colour")
+        if correctable is None or not isinstance(colour, str):
+            self._respond([Event("nothing_to_correct")])
+            return
+        count, last, redo = correctable
+        probe = self._rebuild(self.actions[:-count])
+        fixed = Action(last.name, {**last.args, "colour": colour})
+        if fixed == last:
+            self._respond([Event("correction_same", {"action": self._describe(probe, last)})])
+            return
+        if self._revealed_by(self.actions[-count:]):
+            self._respond([Event("undo_revealed")])
+            return
+        description = self._describe(probe, fixed)
+        try:
+            probe.apply(fixed)
+        except GameError as exc:  # the colour is not allowed there: the game says why
+            self._refuse(exc.key, exc.params)
+            return
+        kept = 0
+        for action in redo:
+            try:
+                probe.apply(action)
+            except GameError:
+                break  # only timers and the assistant's moves can fail: they follow anew
+            kept += 1
+        redo = redo[:kept]
+        self._pending = _Pending("correct", fixed, count, redo, description)
+        public = self.game.public(fixed).to_json()
+        self.out.record({"type": "confirm", "what": "correct", "action": public})
+        self._respond([Event("confirm_correct", {"action": description})])
+
+    def _pending_colour(self) -> bool:
+        """Is farbspiel asking about a move with a colour ("Lila für den Hut – richtig?")?"""
+        pending = self._pending
+        return (
+            pending is not None
+            and pending.kind == "move"
+            and pending.action is not None
+            and isinstance(pending.action.args.get("colour"), str)
+        )
+
+    def _correct_pending(self, slots: Mapping[str, Any]) -> None:
+        """"Nein, doch gelb" answers "Lila für den Hut – richtig?": the same move with the
+        colour said, asked about in turn (a recogniser may have misheard this too)."""
+        pending = self._pending
+        colour = slots.get("colour")
+        assert pending is not None and pending.action is not None
+        if not isinstance(colour, str):
+            self._respond([Event("yes_or_no")])
+            return
+        fixed = Action(pending.action.name, {**pending.action.args, "colour": colour})
+        try:
+            self._rebuild(self.actions).apply(fixed)
+        except GameError as exc:  # not allowed here: the game says why, the question ends
+            self._pending = None
+            self._refuse(exc.key, exc.params)
+            return
+        self._pending = None
+        self._move(fixed, 0.0)
+
+    def _correct(self, pending: _Pending) -> None:
+        """The correction was confirmed: the move is made again with its new colour, and
+        what followed it (a story's "done") after it. Said: what the move says, or, when
+        more came after it, that it changed and what is next."""
+        assert pending.action is not None
+        self._take_back(pending.count)
+        said: list[Event] = []
+        for action in (pending.action, *pending.redo):
+            events = self.game.apply(action)  # checked when asked (nothing came between)
+            self._record_action(action)
+            said = said or events
+        if pending.redo:
+            said = [Event("corrected", {"action": pending.description})] + self.game.prompt()
+        self._respond(said)
+        if self.game.is_over():
+            self.finished = True
+
     def _revealed_by(self, undone: Sequence[Action]) -> bool:
         """True if any of the ``undone`` actions made the game say a hidden answer (its
         events are marked ``reveals``)."""
@@ -602,13 +729,11 @@ class Session:
             assert pending.action is not None
             self._apply(pending.action)
         elif pending.kind == "undo":
-            self.game = self._rebuild(self.actions[: -pending.count])
-            del self.actions[-pending.count :]
-            self._journal(lambda j: j.append_undo(pending.count))
-            self._timers.clear()
-            self.finished = False
-            self.seat_notes = Notes()
+            self._take_back(pending.count)
             self._respond([Event("undone")] + self.game.prompt())
+            self._sync_timers(self._active(self._now))
+        elif pending.kind == "correct":
+            self._correct(pending)
             self._sync_timers(self._active(self._now))
         elif pending.kind == "quit":
             saved = self.journal is not None and self.save_now()
@@ -619,6 +744,15 @@ class Session:
                 key = "quit_saved" if saved else "quit_save_failed"
             self._respond([Event(key)])
             self.finished = True
+
+    def _take_back(self, count: int) -> None:
+        """The last ``count`` actions are gone, in the game and in the save file."""
+        self.game = self._rebuild(self.actions[:-count])
+        del self.actions[-count:]
+        self._journal(lambda j: j.append_undo(count))
+        self._timers.clear()
+        self.finished = False
+        self.seat_notes = Notes()
 
     def _pause(self) -> None:
         if self.paused:
@@ -822,6 +956,10 @@ _SESSION_KEYS = frozenset(
         "more_help",
         "help_paused",
         "confirm_undo",
+        "confirm_correct",
+        "correction_same",
+        "corrected",
+        "nothing_to_correct",
         "confirm_move",
         "confirm_quit",
         "confirm_quit_unsaved",

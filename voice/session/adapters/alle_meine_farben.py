@@ -49,6 +49,7 @@ class AlleMeineFarbenAdapter(GameAdapter):
     game_id = "alle-meine-farben"
     default_lang = "de"
     engine = AlleMeineFarben
+    correctable = frozenset({"place"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

@@ -38,6 +38,7 @@ class GameAdapter:
         return frozenset(self.engine.questions) | self.extra_queries
 
     status_intents: ClassVar[frozenset[str]] = frozenset({"status"})
+    """Game intents answered by :meth:`Game.status`, like the global "score"."""
 
     help_later: ClassVar[frozenset[str]] = frozenset()
     """Moves that "help" leaves to "more help" (they are not what the game waits for)."""
@@ -48,7 +49,13 @@ class GameAdapter:
     names_with_colours: ClassVar[bool] = False
     """Players are named together with colours ("Julia blue"), so a player may not be
     called like a colour ("Rosa")."""
-    """Game intents answered by :meth:`Game.status`, like the global "score"."""
+
+    correctable: ClassVar[frozenset[str]] = frozenset()
+    """Actions with a colour that "nein, doch gelb" said after them may correct (the
+    session asks first; see ``Session._correctable``)."""
+
+    correction_passes: ClassVar[frozenset[str]] = frozenset()
+    """Actions that may lie between such a move and its correction; made again after it."""
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Game-specific ``play`` options."""

@@ -163,6 +163,8 @@ class FarbenAdapter(GameAdapter):
     default_lang = "en"
     engine = Farben
     extra_queries = frozenset({"unknown_player"})
+    correctable = frozenset({"reveal"})
+    correction_passes = frozenset({"done"})  # the story told after the colour was shown
     names_with_colours = True
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,124 @@
+"""Correcting the last move by voice: "nein, doch gelb" right after it, or as the answer
+to farbspiel's "Lila für den Hut – richtig?". Always asked first; nothing the players
+did is lost (the save file holds the corrected game)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import run_cli, write_script
+
+from games.engine import Setup
+from voice.output.sinks import RecordingOutput
+from voice.session.adapters import adapter_for
+from voice.session.journal import read
+from voice.session.session import Session
+
+AMF = ["alle-meine-farben", "--players", "Anna,Ben,Cem", "--seed", "3"]
+
+
+def play(tmp_path: Path, argv: list[str], lines: list[str], save: Path | None = None):
+    script = write_script(tmp_path / "script", lines)
+    extra = ["--save", str(save)] if save else []
+    run = run_cli("play", *argv, "--script", str(script), "--json", *extra)
+    assert run.code == 0, run.err
+    return run
+
+
+def colours(save: Path) -> list[str | None]:
+    return [a.args.get("colour") for a in read(save).actions]
+
+
+def test_nein_doch_gelb_after_a_move_asks_and_changes_it(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run = play(tmp_path, AMF, ["Anna", "blau", "nein, doch gelb", "ja"], save)
+    said = run.said[run.said.index("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.") + 1 :]
+    assert said == [
+        "Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?",
+        "Der Ball ist jetzt gelb. Zieh bitte eine Karte nach.",
+        "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.",  # Ben is still the one to go on
+    ]
+    assert colours(save) == [None, "yellow"]
+    resumed = run_cli("resume", str(save), "--json", "--script", str(write_script(
+        tmp_path / "more", ["rot"])))  # fmt: skip
+    assert "Der Hut ist jetzt rot. Zieh bitte eine Karte nach." in resumed.said
+    assert colours(save) == [None, "yellow", "red"]
+
+
+def test_no_to_the_question_changes_nothing_and_a_refusal_is_no_correction(tmp_path):
+    save = tmp_path / "game.jsonl"
+    lines = ["Anna", "blau", "ich meinte grün", "nein", "nein gelb", "nicht gelb"]
+    run = play(tmp_path, AMF, lines, save)
+    assert "Soll ich das ändern in: Anna malt den Ball grün an? Ja oder nein?" in run.said
+    assert "Gut, dann nicht." in run.said
+    asked = [e for e in run.events if e["type"] == "confirm"]
+    assert len(asked) == 1  # "nein gelb", "nicht gelb": table talk, not a correction
+    assert colours(save) == [None, "blue"]
+
+
+def test_a_correction_the_rules_forbid_is_refused_with_the_reason(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run = play(tmp_path, AMF, ["Anna", "blau", "rot", "nee doch blau"], save)
+    assert run.said[-1] == (
+        "Blau liegt schon in Reihe 1, bei Nummer 1, dem Ball. Nimm eine andere Farbe oder passe."
+    )
+    assert not [e for e in run.events if e["type"] == "confirm"]
+    assert colours(save) == [None, "blue", "red"]
+
+
+def test_the_same_colour_again_and_nothing_to_correct_in_english(tmp_path):
+    argv = [*AMF, "--lang", "en"]
+    run = play(tmp_path, argv, ["I meant red", "Anna", "red", "I meant red"])
+    assert run.said[2] == "There's no move with a colour I could change right now."
+    assert run.said[-1] == "That's what I have: Anna colours the ball red."
+
+
+def test_farben_a_colour_shown_is_corrected_after_its_story(tmp_path):
+    save = tmp_path / "game.jsonl"
+    argv = ["farben", "--players", "Anna,Ben,Cem", "--seed", "2"]
+    lines = ["Anna", "the first one", "ready", "Ben had red", "done", "no wait, I meant green"]
+    run = play(tmp_path, argv, [*lines, "yes"], save)
+    assert run.said[-3:] == [
+        "Shall I change that to: Ben shows green for “Success”? Yes or no?",
+        "Changed: Ben shows green for “Success”.",
+        "Cem, your colour for “Success”?",
+    ]
+    actions = read(save).actions
+    assert [a.name for a in actions[-2:]] == ["reveal", "done"]
+    assert actions[-2].args == {"player": "Ben", "colour": "green"}
+
+
+def test_pantone_guesses_are_never_corrected(tmp_path):
+    argv = ["pantone", "--players", "Anna,Ben,Cem", "--seed", "3"]
+    run = play(tmp_path, argv, ["Anna", "card 12", "done", "Mickey Mouse", "I meant red"])
+    assert not [e for e in run.events if e["type"] == "confirm"]
+
+
+def test_the_answer_to_a_confirmation_may_correct_it():
+    out = RecordingOutput()
+    session = Session(adapter_for("alle-meine-farben"), "de", Setup(("Anna", "Ben"), seed=1), out)
+    session.start()
+    session.hear("Anna")
+    session.hear("lila", 0.6)  # unsure: asked
+    assert out.said[-1] == "Anna malt den Ball lila an – richtig?"
+    session.hear("nein, doch gelb", 0.9)
+    assert out.said[-1] == "Anna malt den Ball gelb an – richtig?"  # asked in turn
+    session.hear("ja")
+    assert [a.args.get("colour") for a in session.actions] == [None, "yellow"]
+    session.hear("rot", 0.6)
+    session.hear("nee doch gelb")  # yellow is in row 1 now: the question ends with why
+    assert out.said[-1].startswith("Gelb liegt schon in Reihe 1")
+    assert session.awaiting is None
+    assert [a.args.get("colour") for a in session.actions] == [None, "yellow"]
+
+
+def test_the_assistants_move_after_the_corrected_one_stays_where_it_still_fits(tmp_path):
+    save = tmp_path / "game.jsonl"
+    argv = ["alle-meine-farben", "--players", "Anna,Ben", "--assistant", "Robo", "--seed", "3"]
+    lines = ["Anna", "du hast rot, blau und gelb", "grün", "blau"]
+    run = play(tmp_path, argv, [*lines, "nein, doch lila", "ja"], save)
+    assert "Robo: Ich male die Säge rot an. Anna, legst du bitte meine Karte Rot auf die Säge?" in (
+        run.said
+    )
+    assert "Geändert: Ben malt den Hut lila an." in run.said
+    assert colours(save)[-3:] == ["green", "purple", "red"]  # Robo's red stays on the saw
