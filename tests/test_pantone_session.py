@@ -525,3 +525,24 @@ def test_in_real_time_the_next_guess_window_starts_after_the_announcement():
     assert session.game.current_player() == "Cem"
     session.tick(now[0])  # the loop looks at the clock again once the words are out
     assert session.seconds_to_next_timer() == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("en", ["Anna", "card 12", "done", "who's guessing?", "where's the cat?",
+                "how many points does Anna have"]),
+        ("de", ["Anna", "Karte 12", "fertig", "wer rät gerade?", "wo ist die Katze?",
+                "wie viele Punkte hat Anna"]),
+    ],
+)  # fmt: skip
+def test_a_question_in_the_guess_window_is_no_wrong_guess(lang: str, lines: list[str]) -> None:
+    """Found by playing: "who's guessing?" was "Not who's guessing." and cost Ben his try."""
+    guesses = ("wrong_guess", "guessed")
+    public, _ = play(lines, lang)
+    assert not [r for r in public if r["type"] in guesses]
+    said = [r["text"] for r in public if r["type"] == "say"]
+    scores = {"en": "Scores: Anna 0, Ben 0 and Cem 0.", "de": "Punkte: Anna 0, Ben 0 und Cem 0."}
+    assert any(s.startswith(scores[lang]) for s in said), said[-3:]
+    public, _ = play([*lines, "Mickey Mouse"], lang)  # and the guesser still has their try
+    assert [r["player"] for r in public if r["type"] in guesses] == ["Ben"]

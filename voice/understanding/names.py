@@ -98,6 +98,7 @@ class NameParser(IntentParser):
             settings=source.settings,
         )
         self._negations = _words_of(grammar, NEGATION_LIST)
+        self._question_words = grammar.guard_words.get("question_word", frozenset())
         self._not_negations = sorted(_words_of(grammar, NOT_NEGATION_LIST), key=len, reverse=True)
         self._fillers = _words_of(grammar, FILLER_LIST) | {
             w for skip in source.skip_words for w in normalize(skip).split()
@@ -152,7 +153,7 @@ class NameParser(IntentParser):
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted
-        if result is None and guessing:
+        if result is None and guessing and not self._asks(norm):
             return self._free_guess(norm, text)
         return result
 
@@ -253,6 +254,18 @@ class NameParser(IntentParser):
             cached = _template_words(self.grammar, (self.intent, THINKING, "pass"))
             self._carrier_cache = cached
         return cached
+
+    def _asks(self, norm: str) -> bool:
+        """Is this a question that names nobody ("who's guessing now", "wie viele Punkte
+        hat Anna") and is no guess's carrier ("what about a rabbit")? Then it is passed
+        over like thinking aloud rather than taken as a wrong guess that costs the guesser
+        their try. A name said in it was found before this."""
+        words = norm.split()
+        start = self.grammar.opening(words)
+        if start >= len(words) or words[start] not in self._question_words:
+            return False
+        # a reading without the question word: it was a guess's carrier ("what about …")
+        return all(said.split()[0] == words[start] for said in self._slot_readings(norm))
 
     def _negated(self, norm: str) -> bool:
         """Does the utterance say that it is *not* someone ("it's not Mickey")?"""
