@@ -31,10 +31,10 @@ CONFIRM_BELOW = 0.8
 TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 
-# Global commands still heard while paused or while a yes/no answer is awaited.
 CORRECTION = "correction"
 """The intent of "nein, doch gelb" / "no wait, yellow": the last move, with another colour."""
 
+# Global commands still heard while paused or while a yes/no answer is awaited.
 _ALWAYS = frozenset(
     {"repeat", "help", "more_help", "quit", "slower", "faster", "score", "whose_turn"}
 )
