@@ -764,8 +764,13 @@ class Pantone(Game):
         return super().query(name, args)
 
     def _ask_thinking(self, args: Mapping[str, JSON]) -> list[Event]:
-        """Thinking aloud in a guess window ("it's not Mickey"): no guess, no words."""
+        """Thinking aloud in a guess window ("it's not Mickey"): no guess, no words. Two
+        names at once ("Mickey or Minnie?", ``names``) are no guess either: one try each,
+        so the guesser is asked for one of them (their seconds still run)."""
         if self.stage == "guess" and self.queue:
+            names = args.get("names")
+            if isinstance(names, list) and len(names) > 1:
+                return [Event("one_guess", {**self._side_data(self.queue[0]), "names": names})]
             return [Event("thinking_aloud", self._side_data(self.queue[0]))]
         return []
 

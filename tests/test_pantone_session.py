@@ -546,3 +546,20 @@ def test_a_question_in_the_guess_window_is_no_wrong_guess(lang: str, lines: list
     assert any(s.startswith(scores[lang]) for s in said), said[-3:]
     public, _ = play([*lines, "Mickey Mouse"], lang)  # and the guesser still has their try
     assert [r["player"] for r in public if r["type"] in guesses] == ["Ben"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines", "asked"),
+    [
+        ("en", ["Anna", "card 12", "done", "is it Mickey or Minnie?"],
+         "Ben, one guess: Mickey or Minnie?"),
+        ("de", ["Anna", "Karte 12", "fertig", "Micky Maus oder Minnie Maus"],
+         "Ben, bitte nur ein Name: Micky Maus oder Minnie Maus?"),
+    ],
+)  # fmt: skip
+def test_two_names_at_once_are_no_guess_the_guesser_is_asked_for_one(lang, lines, asked):
+    """Found by playing: "is it Mickey or Minnie?" was asked about as "Mickey" alone."""
+    public, _ = play(lines, lang)
+    said = [r["text"] for r in public if r["type"] == "say"]
+    assert said[-1] == asked
+    assert not [r for r in public if r["type"] in ("wrong_guess", "guessed", "confirm")]

@@ -58,7 +58,7 @@ SAMPLE: dict[str, Any] = {
     "row": 1, "column": 2, "current": False, "state": "empty",
     "choices": "a, b", "found": "x", "game": "pantone", "copy": "/tmp/x", "key": "x",
     "assistant": "Robo",
-    "said": 2,
+    "said": 2, "names": ["Pinocchio", "Pinocchio"],
 }  # fmt: skip
 
 # per game: fields whose meaning differs from SAMPLE

@@ -51,6 +51,9 @@ FILLER_LIST = "guess_filler"
 EMBEDDED_FACTOR = 0.7
 """A name found inside other words that are no carrier words is this sure (confirmed)."""
 
+ALTERNATIVES = frozenset({"or", "and", "oder", "und"})
+"""Words that join two names said as one guess ("Mickey or Minnie")."""
+
 MAX_SPAN = 6
 """Longest run of words tried as an embedded name."""
 
@@ -139,6 +142,9 @@ class NameParser(IntentParser):
         guessing = allowed_set is not None and self.intent in allowed_set
         if may_guess and self._negated(norm):
             return Intent(THINKING, {}, norm, 1.0)
+        names = self._names_in(norm) if may_guess else []
+        if len(names) > 1:  # "Mickey or Minnie?": one try each, so no guess yet
+            return Intent(THINKING, {"names": names}, norm, 1.0)
         if may_guess:
             named = self._name(norm) or self._embedded(norm)
             if named is not None:
@@ -246,6 +252,37 @@ class NameParser(IntentParser):
                 score = 1.0 if carried else EMBEDDED_FACTOR
                 return Intent(self.intent, {self.slot: form}, norm, score)
         return None
+
+    def _names_in(self, norm: str) -> list[str]:
+        """The different characters named whole in ``norm`` (as the deck writes them,
+        longest spans first, not overlapping) if they are joined like alternatives: "or"
+        or "and" between each two ("Mickey or Minnie", "Mickey Mouse und Minnie Maus"),
+        nothing else but fillers. Otherwise at most one ("Anna, is it Elsa?" asks Anna)."""
+        words = norm.split()
+        taken = [False] * len(words)
+        found: list[tuple[int, str]] = []
+        for size in range(min(MAX_SPAN, len(words)), 0, -1):
+            for start in range(len(words) - size + 1):
+                if any(taken[start : start + size]):
+                    continue
+                span = " ".join(words[start : start + size])
+                form = self._by_canonical.get("".join(canonical(span)))
+                if form is None:
+                    continue
+                taken[start : start + size] = [True] * size
+                found.append((start, form))
+        found.sort()
+        for (start, form), (after, _) in zip(found, found[1:], strict=False):
+            between = words[start + len(form.split()) : after]
+            if not any(w in ALTERNATIVES for w in between) or not all(
+                w in ALTERNATIVES or w in self._fillers for w in between
+            ):
+                return found[:1] and [found[0][1]]
+        forms: dict[int, str] = {}
+        for _, form in found:
+            card = next(i for i, forms_ in enumerate(self._all) if form in forms_)
+            forms.setdefault(card, form)
+        return list(forms.values())
 
     @property
     def _carrier_words(self) -> frozenset[str]:
