@@ -122,3 +122,11 @@ def test_the_assistants_move_after_the_corrected_one_stays_where_it_still_fits(t
     )
     assert "Geändert: Ben malt den Hut lila an." in run.said
     assert colours(save)[-3:] == ["green", "purple", "red"]  # Robo's red stays on the saw
+
+
+def test_more_help_tells_how_to_correct_once_there_is_a_colour_to_correct(tmp_path):
+    run = play(tmp_path, [*AMF, "--lang", "en"], ["Anna", "more help", "red", "more help"])
+    helps = [t for t in run.said if t.startswith("Also: ")]
+    assert len(helps) == 2
+    assert "I meant yellow" not in helps[0]
+    assert "and “I meant yellow” (to change the colour just said)." in helps[1]

@@ -559,10 +559,14 @@ class Session:
                 intent in phase.intents
                 and intent not in self.grammar.global_intents
                 and intent not in self.grammar.quiet_intents
+                and intent != CORRECTION
             ):
                 text = self.messages.render("help_" + intent, data)
                 if text:
                     (questions if intent in asking else moves).append(text)
+        if CORRECTION in phase.intents:  # last: it is about the move before
+            text = self.messages.render("help_" + CORRECTION, data)
+            questions += [text] if text else []
         if more:
             self._respond([Event("more_help", {"items": moves[HELP_ITEMS:] + questions})])
         else:
