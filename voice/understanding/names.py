@@ -241,45 +241,45 @@ class NameParser(IntentParser):
         fillers, the guess is less sure, so it is confirmed before it counts.
         """
         words = norm.split()
-        for size in range(min(MAX_SPAN, len(words)), 0, -1):
-            for start in range(len(words) - size + 1):
-                span = " ".join(words[start : start + size])
-                form = self._by_canonical.get("".join(canonical(span)))
-                if form is None:
-                    continue
-                rest = words[:start] + words[start + size :]
-                carried = all(w in self._carrier_words or w in self._fillers for w in rest)
-                score = 1.0 if carried else EMBEDDED_FACTOR
-                return Intent(self.intent, {self.slot: form}, norm, score)
+        for start, size, form in self._name_spans(words):
+            rest = words[:start] + words[start + size :]
+            carried = all(w in self._carrier_words or w in self._fillers for w in rest)
+            score = 1.0 if carried else EMBEDDED_FACTOR
+            return Intent(self.intent, {self.slot: form}, norm, score)
         return None
 
-    def _names_in(self, norm: str) -> list[str]:
-        """The different characters named whole in ``norm`` (as the deck writes them,
-        longest spans first, not overlapping) if they are joined like alternatives: "or"
-        or "and" between each two ("Mickey or Minnie", "Mickey Mouse und Minnie Maus"),
-        nothing else but fillers. Otherwise at most one ("Anna, is it Elsa?" asks Anna)."""
-        words = norm.split()
+    def _name_spans(self, words: Sequence[str]) -> list[tuple[int, int, str]]:
+        """``(start, size, form)`` of the whole names in ``words`` (spelled as the deck
+        writes them, spaces aside): the longest first, then from the left, none
+        overlapping one found before it."""
         taken = [False] * len(words)
-        found: list[tuple[int, str]] = []
+        found: list[tuple[int, int, str]] = []
         for size in range(min(MAX_SPAN, len(words)), 0, -1):
             for start in range(len(words) - size + 1):
                 if any(taken[start : start + size]):
                     continue
                 span = " ".join(words[start : start + size])
                 form = self._by_canonical.get("".join(canonical(span)))
-                if form is None:
-                    continue
-                taken[start : start + size] = [True] * size
-                found.append((start, form))
-        found.sort()
-        for (start, form), (after, _) in zip(found, found[1:], strict=False):
-            between = words[start + len(form.split()) : after]
+                if form is not None:
+                    taken[start : start + size] = [True] * size
+                    found.append((start, size, form))
+        return found
+
+    def _names_in(self, norm: str) -> list[str]:
+        """The different characters named whole in ``norm`` if they are joined like
+        alternatives: "or" or "and" between each two and nothing else but fillers
+        ("Mickey or Minnie", "Mickey Mouse und Minnie Maus"); otherwise none ("Anna, is
+        it Elsa?" asks Anna)."""
+        words = norm.split()
+        found = sorted(self._name_spans(words))
+        for (start, size, _), (after, _, _) in zip(found, found[1:], strict=False):
+            between = words[start + size : after]
             if not any(w in ALTERNATIVES for w in between) or not all(
                 w in ALTERNATIVES or w in self._fillers for w in between
             ):
-                return found[:1] and [found[0][1]]
+                return []
         forms: dict[int, str] = {}
-        for _, form in found:
+        for _, _, form in found:
             card = next(i for i, forms_ in enumerate(self._all) if form in forms_)
             forms.setdefault(card, form)
         return list(forms.values())
