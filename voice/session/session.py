@@ -600,7 +600,8 @@ class Session:
         they are made again after the corrected move, as far as they still can be (the
         assistant's card already laid stays laid; one that no longer fits, it chooses
         anew)."""
-        key = (len(self.actions), self.actions[-1] if self.actions else None)
+        # keyed by the whole game so far: after an undo, other moves may end the same way
+        key = tuple(self.actions)
         if self._correction_cache is not None and self._correction_cache[0] == key:
             return self._correction_cache[1]
         found: tuple[int, Action, tuple[Action, ...]] | None = None
