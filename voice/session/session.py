@@ -605,17 +605,13 @@ class Session:
         if self._correction_cache is not None and self._correction_cache[0] == key:
             return self._correction_cache[1]
         found: tuple[int, Action, tuple[Action, ...]] | None = None
-        seat = self.seat_moves(self.actions)
-        for index in range(len(self.actions) - 1, -1, -1):
+        index = self._last_move_index(self.adapter.correction_passes)
+        if index is not None:
             action = self.actions[index]
-            passes = action.name == TIMER_ACTION or index in seat
-            if passes or action.name in self.adapter.correction_passes:
-                continue
             if action.name in self.adapter.correctable and isinstance(
                 action.args.get("colour"), str
             ):
                 found = (len(self.actions) - index, action, tuple(self.actions[index + 1 :]))
-            break
         self._correction_cache = (key, found)
         return found
 
@@ -718,11 +714,19 @@ class Session:
         """Actions to take back: the last move of a person at the table, with any timer
         actions and the assistant's moves after it (the assistant would only make them
         again at once)."""
+        index = self._last_move_index()
+        return 0 if index is None else len(self.actions) - index
+
+    def _last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:
+        """Where the last move of a person at the table is in :attr:`actions`: timer
+        actions, the assistant's moves and actions named in ``passes`` after it are
+        passed over. ``None`` if there is none."""
         seat = self.seat_moves(self.actions)
-        for back, action in enumerate(reversed(self.actions), start=1):
-            if action.name != TIMER_ACTION and len(self.actions) - back not in seat:
-                return back
-        return 0
+        for index in range(len(self.actions) - 1, -1, -1):
+            action = self.actions[index]
+            if action.name != TIMER_ACTION and index not in seat and action.name not in passes:
+                return index
+        return None
 
     def _answer(self, yes: bool) -> None:
         pending, self._pending = self._pending, None
