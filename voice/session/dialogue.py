@@ -1,0 +1,358 @@
+"""The yes/no dialogue: the questions farbspiel asks before something counts, and what a
+"yes" or a "no" to each does.
+
+* a move understood with little confidence: "Lila für den Hut – richtig?"
+  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour);
+* undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
+* a correction right after a move, "no wait, yellow" (:class:`CorrectQuestion`);
+* quit (:class:`QuitQuestion`).
+
+What a move taken back is (the last move of a person at the table, with the timers and the
+assistant's moves after it) is decided in one place, :meth:`Dialogue.last_move_index`;
+undo and the correction both use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.engine import Action, Event, GameError
+from voice.session.core import TIMER_ACTION, Phase, Question, Table
+from voice.session.seat import SeatPlayer
+
+CORRECTION = "correction"
+"""The intent of "nein, doch gelb" / "no wait, yellow": the last move, with another colour."""
+
+ANSWERS = frozenset({"affirm", "deny"})
+"""The intents that answer a question."""
+
+KEYS = frozenset(
+    {
+        "confirm_move",
+        "confirm_undo",
+        "confirm_correct",
+        "confirm_quit",
+        "confirm_quit_unsaved",
+        "confirm_quit_save_failed",
+        "correction_same",
+        "corrected",
+        "nothing_to_correct",
+        "undone",
+        "nothing_to_undo",
+        "undo_revealed",
+        "cancelled",
+        "yes_or_no",
+        "nothing_to_confirm",
+        "quit_saved",
+        "quit_unsaved",
+        "quit_save_failed",
+    }
+)
+"""The message keys the dialogue says (its answers are recorded where made)."""
+
+
+@dataclass
+class MoveQuestion(Question):
+    """"Lila für den Hut – richtig?": a move understood with too little confidence."""
+
+    kind: ClassVar[str] = "move"
+    action: Action
+
+
+@dataclass
+class UndoQuestion(Question):
+    """"Shall I take this back?": the last ``count`` actions, whose move is ``action``."""
+
+    kind: ClassVar[str] = "undo"
+    action: Action
+    count: int
+
+
+@dataclass
+class CorrectQuestion(Question):
+    """"Shall I change that to ...?": the last ``count`` actions go; ``action`` (the move
+    with its new colour) and then ``redo`` are made instead."""
+
+    kind: ClassVar[str] = "correct"
+    action: Action
+    count: int
+    redo: tuple[Action, ...]
+    description: str
+    """The corrected move in words."""
+
+
+@dataclass
+class QuitQuestion(Question):
+    """"Do you really want to stop?\""""
+
+    kind: ClassVar[str] = "quit"
+    action: None = None
+
+
+Correctable = tuple[int, Action, tuple[Action, ...]]
+"""A move "nein, doch gelb" would correct: (actions from it to the end, the move, the
+actions after it that are made again)."""
+
+
+class Dialogue:
+    """Asks the questions at ``table`` and acts on their answers."""
+
+    def __init__(self, table: Table, seat: SeatPlayer) -> None:
+        self.table = table
+        self.seat = seat
+        self._correction_cache: tuple[tuple[Action, ...], Correctable | None] | None = None
+
+    # --- what is heard ---------------------------------------------------------------
+    def phase(self, always: frozenset[str]) -> Phase:
+        """What is heard while a question waits: yes, no, a new colour for the move
+        asked about, and the ``always`` commands."""
+        # "Lila für den Hut – richtig?" "Nein, doch gelb."
+        correction = {CORRECTION} if self.asks_colour() else set()
+        return Phase(frozenset(ANSWERS | correction) | always)
+
+    def answer_heard(self, name: str, slots: Mapping[str, Any], phase: Phase) -> bool:
+        """While a question waits: handle ``name`` if it answers it (or is no answer);
+        False if it is a command heard now."""
+        if self.table.question is None:
+            return False
+        if name in ANSWERS:
+            self.answer(name == "affirm")
+        elif name == CORRECTION and self.asks_colour():
+            self._correct_asked(slots)
+        elif name not in phase.intents:
+            self.table.respond([Event("yes_or_no")])
+        else:
+            return False
+        return True
+
+    def unasked(self, name: str, slots: Mapping[str, Any]) -> bool:
+        """With no question waiting: "yes" (nothing to confirm) and "nein, doch gelb"
+        (correct the last move); False for any other intent."""
+        if name in ANSWERS:
+            self.table.respond([Event("nothing_to_confirm")])
+        elif name == CORRECTION:
+            self.ask_correct(slots)
+        else:
+            return False
+        return True
+
+    # --- asking ----------------------------------------------------------------------
+    def move(self, action: Action, confidence: float) -> None:
+        """Make ``action``; first ask, if it was understood with too little confidence."""
+        table = self.table
+        if confidence < table.confirm_below:
+            table.question = MoveQuestion(action)
+            description = table.describe(table.game, action)
+            public = table.game.public(action).to_json()
+            table.out.record({"type": "confirm", "what": "move", "action": public})
+            table.respond([Event("confirm_move", {"action": description})])
+            return
+        table.apply(action)
+
+    def ask_quit(self) -> None:
+        """"Do you really want to stop?" (and whether the game stays saved)."""
+        table = self.table
+        table.question = QuitQuestion()
+        table.out.record({"type": "confirm", "what": "quit"})
+        if table.journal is None:
+            key = "confirm_quit_unsaved"
+        else:
+            key = "confirm_quit" if table.save_now() else "confirm_quit_save_failed"
+        table.respond([Event(key)])
+
+    def ask_undo(self) -> None:
+        """"Shall I take this back: ...?" - unless there is nothing, or it told an answer."""
+        table = self.table
+        index = self.last_move_index()
+        count = 0 if index is None else len(table.actions) - index
+        if count == 0:
+            table.respond([Event("nothing_to_undo")])
+            return
+        before = table.rebuild(table.actions[:-count])
+        undone = table.actions[-count:]
+        last = next(a for a in undone if a.name != TIMER_ACTION)
+        if self._revealed_by(undone):
+            # a true colour or a character was said: taking it back would let the same
+            # move be made again knowing the answer, and score
+            table.respond([Event("undo_revealed")])
+            return
+        table.question = UndoQuestion(last, count)
+        public = table.game.public(last).to_json()
+        table.out.record({"type": "confirm", "what": "undo", "action": public})
+        table.respond([Event("confirm_undo", {"action": table.describe(before, last)})])
+
+    def ask_correct(self, slots: Mapping[str, Any]) -> None:
+        """"nein, doch gelb": the move again with the colour said, asked first (the game
+        has already gone on from it)."""
+        table = self.table
+        correctable = self.correctable()
+        colour = slots.get("colour")
+        if correctable is None or not isinstance(colour, str):
+            table.respond([Event("nothing_to_correct")])
+            return
+        count, last, redo = correctable
+        probe = table.rebuild(table.actions[:-count])
+        fixed = Action(last.name, {**last.args, "colour": colour})
+        if fixed == last:
+            table.respond([Event("correction_same", {"action": table.describe(probe, last)})])
+            return
+        if self._revealed_by(table.actions[-count:]):
+            table.respond([Event("undo_revealed")])
+            return
+        description = table.describe(probe, fixed)
+        try:
+            probe.apply(fixed)
+        except GameError as exc:  # the colour is not allowed there: the game says why
+            table.refuse(exc.key, exc.params)
+            return
+        kept = 0
+        for action in redo:
+            try:
+                probe.apply(action)
+            except GameError:
+                break  # only timers and the assistant's moves can fail: they follow anew
+            kept += 1
+        table.question = CorrectQuestion(fixed, count, redo[:kept], description)
+        public = table.game.public(fixed).to_json()
+        table.out.record({"type": "confirm", "what": "correct", "action": public})
+        table.respond([Event("confirm_correct", {"action": description})])
+
+    def asks_colour(self) -> bool:
+        """Is farbspiel asking about a move with a colour ("Lila für den Hut – richtig?")?"""
+        question = self.table.question
+        return isinstance(question, MoveQuestion) and isinstance(
+            question.action.args.get("colour"), str
+        )
+
+    def _correct_asked(self, slots: Mapping[str, Any]) -> None:
+        """"Nein, doch gelb" answers "Lila für den Hut – richtig?": the same move with the
+        colour said, asked about in turn (a recogniser may have misheard this too)."""
+        table = self.table
+        question = table.question
+        colour = slots.get("colour")
+        assert isinstance(question, MoveQuestion)
+        if not isinstance(colour, str):
+            table.respond([Event("yes_or_no")])
+            return
+        fixed = Action(question.action.name, {**question.action.args, "colour": colour})
+        try:
+            table.rebuild(table.actions).apply(fixed)
+        except GameError as exc:  # not allowed here: the game says why, the question ends
+            table.question = None
+            table.refuse(exc.key, exc.params)
+            return
+        table.question = None
+        self.move(fixed, 0.0)
+
+    # --- the answer ------------------------------------------------------------------
+    def answer(self, yes: bool) -> None:
+        """Yes or no to the question asked: a no cancels it, a yes does what it asked."""
+        table = self.table
+        question, table.question = table.question, None
+        assert question is not None
+        if not yes:
+            table.respond([Event("cancelled")] + table.game.prompt())
+            return
+        if isinstance(question, MoveQuestion):
+            table.apply(question.action)
+        elif isinstance(question, UndoQuestion):
+            self._take_back(question.count)
+            table.respond([Event("undone")] + table.game.prompt())
+            table.sync_timers()
+        elif isinstance(question, CorrectQuestion):
+            self._correct(question)
+            table.sync_timers()
+        elif isinstance(question, QuitQuestion):
+            self._quit()
+        else:
+            raise TypeError(f"no answer for the question {question!r}")
+
+    def _quit(self) -> None:
+        table = self.table
+        saved = table.journal is not None and table.save_now()
+        table.out.record({"type": "quit", "saved": saved})
+        if table.journal is None:
+            key = "quit_unsaved"
+        else:
+            key = "quit_saved" if saved else "quit_save_failed"
+        table.respond([Event(key)])
+        table.finished = True
+
+    def _correct(self, question: CorrectQuestion) -> None:
+        """The correction was confirmed: the move is made again with its new colour, and
+        what followed it (a story's "done") after it. Said: what the move says, or, when
+        more came after it, that it changed and what is next."""
+        table = self.table
+        self._take_back(question.count)
+        said: list[Event] = []
+        for action in (question.action, *question.redo):
+            events = table.game.apply(action)  # checked when asked (nothing came between)
+            table.record_action(action)
+            said = said or events
+        if question.redo:
+            said = [Event("corrected", {"action": question.description})] + table.game.prompt()
+        table.respond(said)
+        if table.game.is_over():
+            table.finished = True
+
+    def _take_back(self, count: int) -> None:
+        """The last ``count`` actions are gone, in the game and in the save file."""
+        table = self.table
+        table.game = table.rebuild(table.actions[:-count])
+        del table.actions[-count:]
+        table.write_journal(lambda j: j.append_undo(count))
+        table.timers.armed.clear()
+        table.finished = False
+        self.seat.forget()
+
+    # --- which move ------------------------------------------------------------------
+    def last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:
+        """Where the last move of a person at the table is in :attr:`Table.actions`: timer
+        actions, the assistant's moves and actions named in ``passes`` after it are
+        passed over. ``None`` if there is none."""
+        actions = self.table.actions
+        seat = self.seat.moves(actions)
+        for index in range(len(actions) - 1, -1, -1):
+            action = actions[index]
+            if action.name != TIMER_ACTION and index not in seat and action.name not in passes:
+                return index
+        return None
+
+    def correctable(self) -> Correctable | None:
+        """The move that "nein, doch gelb" would correct. The last move of a person at
+        the table, if it is one of the game's moves with a colour (Alle meine Farben's
+        colour, a colour shown in Farben; never a Pantone guess, whose next try belongs to
+        the next guesser). Only timers, the assistant's moves (it makes them again) and
+        the game's ``correction_passes`` ("done" after a Farben story) may follow it;
+        they are made again after the corrected move, as far as they still can be (the
+        assistant's card already laid stays laid; one that no longer fits, it chooses
+        anew)."""
+        # keyed by the whole game so far: after an undo, other moves may end the same way
+        actions = self.table.actions
+        key = tuple(actions)
+        if self._correction_cache is not None and self._correction_cache[0] == key:
+            return self._correction_cache[1]
+        found: Correctable | None = None
+        adapter = self.table.adapter
+        index = self.last_move_index(adapter.correction_passes)
+        if index is not None:
+            action = actions[index]
+            if action.name in adapter.correctable and isinstance(action.args.get("colour"), str):
+                found = (len(actions) - index, action, tuple(actions[index + 1 :]))
+        self._correction_cache = (key, found)
+        return found
+
+    def _revealed_by(self, undone: Sequence[Action]) -> bool:
+        """True if any of the ``undone`` actions made the game say a hidden answer (its
+        events are marked ``reveals``)."""
+        probe = self.table.rebuild(self.table.actions[: -len(undone)])
+        for action in undone:
+            try:
+                events = probe.apply(action)
+            except GameError:
+                return False
+            if any(e.data.get("reveals") for e in events):
+                return True
+        return False
