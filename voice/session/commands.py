@@ -145,9 +145,7 @@ def _pause(call: Call) -> None:
     table.timers.pause()
     # the table view stops its clocks; a game resumed from here goes on in the pause,
     # its timers where they stood
-    table.write_journal(lambda j: j.append_settings(table.pause_settings()))
-    table.out.record({"type": "paused"})
-    table.respond([Event("paused")])
+    _pause_changed(table, "paused", lambda: [])
 
 
 def _continue(call: Call) -> None:
@@ -157,9 +155,14 @@ def _continue(call: Call) -> None:
         return
     table.paused = False
     table.timers.go_on()
+    _pause_changed(table, "continued", table.game.prompt)
+
+
+def _pause_changed(table: Table, key: str, then: Callable[[], list[Event]]) -> None:
+    """The pause began or ended (``key``): journal it, record it, say it and ``then``."""
     table.write_journal(lambda j: j.append_settings(table.pause_settings()))
-    table.out.record({"type": "continued"})
-    table.respond([Event("continued")] + table.game.prompt())
+    table.out.record({"type": key})
+    table.respond([Event(key)] + then())
 
 
 def _slower(call: Call) -> None:

@@ -105,8 +105,15 @@ class Table(Speaker):
         self.timers = Clock(now)
         self.clock: Callable[[], float] | None = None
         """The real clock, where there is one (virtual time in scripts leaves it unset)."""
+        self.replayed = False
+        """The saved actions were replayed (:meth:`check_replay`)."""
 
     # --- the game --------------------------------------------------------------------
+    def check_replay(self) -> None:
+        """Replay the given actions now; raises :class:`JournalError` if they do not fit."""
+        self.game = self.rebuild(self.actions)
+        self.replayed = True
+
     def rebuild(self, actions: Sequence[Action]) -> Game:
         """A new game with ``actions`` replayed; :class:`JournalError` if they do not fit."""
         game = self.adapter.create(self.setup)

@@ -18,17 +18,15 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Action, Event, GameError, Setup
-from voice.output.rate import DEFAULT_RATE
 from voice.output.sinks import Output
 from voice.recognition.base import Transcript
 from voice.session import commands, dialogue
 from voice.session.adapters.base import GameAdapter
-from voice.session.core import CONFIRM_BELOW, Phase, Table
+from voice.session.core import Phase, Table
 from voice.session.dialogue import CORRECTION, Dialogue
-from voice.session.journal import Journal
 from voice.session.seat import SeatPlayer
 from voice.understanding.intents import MAX_CHARS, Intent
-from voice.understanding.policy import Decision, PlayPolicy
+from voice.understanding.policy import Decision
 
 __all__ = ["Phase", "Session"]
 
@@ -44,37 +42,13 @@ class Session(Table):
     ANSWER_KEYS = HUB_KEYS | commands.ANSWER_KEYS | dialogue.KEYS
 
     def __init__(
-        self,
-        adapter: GameAdapter,
-        lang: str,
-        setup: Setup,
-        out: Output,
-        *,
-        journal: Journal | None = None,
-        actions: Sequence[Action] = (),
-        rate: int = DEFAULT_RATE,
-        now: float = 0.0,
-        confirm_below: float = CONFIRM_BELOW,
-        private: Output | None = None,
-        policy: PlayPolicy | None = None,
+        self, adapter: GameAdapter, lang: str, setup: Setup, out: Output, **options: Any
     ) -> None:
-        super().__init__(
-            adapter,
-            lang,
-            setup,
-            out,
-            journal=journal,
-            actions=actions,
-            rate=rate,
-            now=now,
-            confirm_below=confirm_below,
-            private=private,
-            policy=policy,
-        )
+        """``options``: those of :class:`Table` (the save file, the actions so far ...)."""
+        super().__init__(adapter, lang, setup, out, **options)
         commands.check(self.grammar.global_intents)
         self.seat_player = SeatPlayer(self)
         self.dialogue = Dialogue(self, self.seat_player)
-        self._replayed = False
 
     # --- life cycle ------------------------------------------------------------------
     def start(self, resumed: bool = False, note_dropped_tail: bool = False) -> None:
@@ -84,7 +58,7 @@ class Session(Table):
         """
         self.out.set_rate(self.rate)
         if resumed:
-            if not self._replayed:
+            if not self.replayed:
                 self.check_replay()
             keys = ["resumed"] + (["journal_tail_dropped"] if note_dropped_tail else [])
             if self.paused:  # saved in a pause: the break goes on until the table says so
@@ -107,11 +81,6 @@ class Session(Table):
         run, as the pause was journalled)."""
         self.paused = True
         self.timers.keep_ran(timers_ran or {})
-
-    def check_replay(self) -> None:
-        """Replay the given actions now; raises :class:`JournalError` if they do not fit."""
-        self.game = self.rebuild(self.actions)
-        self._replayed = True
 
     def reset_clock(self, now: float) -> None:
         """Start counting time from ``now`` (the real clock's reading)."""
