@@ -277,9 +277,10 @@ def _console_messages(lang: str) -> Messages:
     return Messages(lang, "cli", {})
 
 
-def console_text(key: str, lang: str | None = None, **params: Any) -> str:
+def console_text(key: str, /, lang: str | None = None, **params: Any) -> str:
     """A console line or error message from ``voice/output/prompts/<lang>/cli.yaml``; a
-    blank holding an error or notice is said in the same language (:func:`explain`)."""
+    blank holding an error or notice is said in the same language (:func:`explain`).
+    ``key`` is positional-only, so a message may have a blank called ``{key}``."""
     values = {k: _blank(v, lang) for k, v in params.items()}
     return _console_messages(lang or _console["lang"]).require(key, values)
 
