@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -253,7 +253,8 @@ class Game(ABC):
         expect_args(action, *move.args)
         if action.name != "first" and self.stage == "choose_first":
             raise NotNow("choose_first_now")
-        return getattr(self, move.method)(action.args)
+        handler: Callable[[Mapping[str, JSON]], list[Event]] = getattr(self, move.method)
+        return handler(action.args)
 
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage != "choose_first":
@@ -305,7 +306,8 @@ class Game(ABC):
         method = self.questions.get(name)
         if method is None:
             raise NotNow("unknown_question", question=name)
-        return getattr(self, method)(args)
+        answer: Callable[[Mapping[str, JSON]], list[Event]] = getattr(self, method)
+        return answer(args)
 
     def status(self) -> list[Event]:
         """Answer to "what's the score"; games override."""

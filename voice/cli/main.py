@@ -69,7 +69,8 @@ from voice.session.journal import (
 from voice.session.loops import run_keyboard, run_script
 from voice.session.session import Session
 from voice.session.settings import last_save, load_settings, remember_save
-from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError, normalize
+from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError
+from words.text import normalize
 
 
 # --- parser --------------------------------------------------------------------------

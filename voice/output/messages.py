@@ -97,7 +97,7 @@ def choose_plural(lang: str, number: Any, spec: str) -> str:
         if not sep:
             raise MessageError(f"plural form {part!r} lacks '=' (write one=...|other=...)")
         forms[category.strip()] = text
-    text = forms.get(str(number))
+    text: str | None = forms.get(str(number))
     if text is None:
         text = forms.get(plural_category(lang, number), forms.get("other"))
     if text is None:

@@ -153,8 +153,8 @@ class WrappedRecogniser(Recogniser):
     def __init__(self, inner: Recogniser) -> None:
         self.inner = inner
 
-    @property  # type: ignore[override]
-    def thresholds(self) -> Thresholds:
+    @property
+    def thresholds(self) -> Thresholds:  # type: ignore[override]  # read-only: the inner one's
         return self.inner.thresholds
 
     @property

@@ -350,7 +350,7 @@ en-us model: 15 of 16 "…undvierzig" heard as "…undfünfzig" with the word's 
 @cache
 def _number_digits(lang: str) -> dict[str, str]:
     """Number words of ``lang`` that are one word ("sechsundvierzig", "einhundert") → digits."""
-    from voice.recognition.phrase_graph import number_words
+    from words.numbers import number_words
 
     top = NUMBERS_READ_AS_DIGITS.get(lang, 0)
     out: dict[str, str] = {}

@@ -19,9 +19,10 @@ from typing import Any
 from hassil.expression import Sentence
 from hassil.sample import sample_expression
 
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent
 from voice.understanding.names import NameParser
+from words.text import normalize
 
 MAX_ITEMS = 20
 
