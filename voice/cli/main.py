@@ -78,7 +78,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so main() decides the exit code, and says
     a wrong value in the console's language (names the option, the value, what fits)."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         raise UsageError(console_text("usage_hint", message=message, prog=self.prog))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:

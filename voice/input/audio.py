@@ -67,7 +67,8 @@ def _lowpass(cutoff: float, taps: int = 63) -> np.ndarray:
     """A windowed-sinc low-pass filter; ``cutoff`` as a fraction of the sample rate."""
     n = np.arange(taps) - (taps - 1) / 2
     h = 2 * cutoff * np.sinc(2 * cutoff * n) * np.hamming(taps)
-    return h / h.sum()
+    normalised: np.ndarray = h / h.sum()
+    return normalised
 
 
 class StreamResampler:
@@ -84,14 +85,15 @@ class StreamResampler:
         self.src_rate, self.dst_rate = src_rate, dst_rate
         self.step = src_rate / dst_rate
         self.taps = _lowpass(0.5 * min(src_rate, dst_rate) / src_rate * 0.92)
-        self.history = np.zeros(len(self.taps) - 1)
+        self.history: np.ndarray = np.zeros(len(self.taps) - 1)
         self.next_t = 0.0  # time of the next output sample, in input samples since start
         self.seen = 0  # filtered input samples so far
         self.last = 0.0  # the last filtered sample (interpolation across chunk borders)
 
     def process(self, samples: np.ndarray) -> np.ndarray:
         if self.src_rate == self.dst_rate:
-            return samples.astype(np.float64)
+            same: np.ndarray = samples.astype(np.float64)
+            return same
         if len(samples) == 0:
             return np.zeros(0)
         buffer = np.concatenate([self.history, samples.astype(np.float64)])
@@ -101,12 +103,13 @@ class StreamResampler:
         xs_start = self.seen - 1
         values = np.concatenate([[self.last], filtered])
         end = self.seen + len(filtered) - 1
+        times: np.ndarray
         if self.next_t > end:
             times = np.zeros(0)
         else:
             count = int(np.floor((end - self.next_t) / self.step)) + 1
             times = self.next_t + self.step * np.arange(count)
-        out = np.interp(times, xs_start + np.arange(len(values)), values)
+        out: np.ndarray = np.interp(times, xs_start + np.arange(len(values)), values)
         if len(times):
             self.next_t = float(times[-1] + self.step)
         self.seen += len(filtered)
@@ -115,7 +118,8 @@ class StreamResampler:
 
 
 def to_int16_bytes(samples: np.ndarray) -> bytes:
-    return np.clip(np.rint(samples), -32768, 32767).astype("<i2").tobytes()
+    data: bytes = np.clip(np.rint(samples), -32768, 32767).astype("<i2").tobytes()
+    return data
 
 
 _PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE

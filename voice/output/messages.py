@@ -93,11 +93,11 @@ def choose_plural(lang: str, number: Any, spec: str) -> str:
     """``one=# Karte|other=# Karten`` → the form for ``number`` (``#`` → the number)."""
     forms: dict[str, str] = {}
     for part in spec.split("|"):
-        category, sep, text = part.partition("=")
+        category, sep, form = part.partition("=")
         if not sep:
             raise MessageError(f"plural form {part!r} lacks '=' (write one=...|other=...)")
-        forms[category.strip()] = text
-    text: str | None = forms.get(str(number))
+        forms[category.strip()] = form
+    text = forms.get(str(number))
     if text is None:
         text = forms.get(plural_category(lang, number), forms.get("other"))
     if text is None:

@@ -91,7 +91,7 @@ class _Worker:
             raise TtsError(key="tts_too_slow", seconds=round(timeout)) from None
         lines = [line for line in out.splitlines() if line.startswith("{")]
         try:
-            reply = json.loads(lines[-1])
+            reply: dict[str, Any] = json.loads(lines[-1])
         except (IndexError, ValueError):
             if self.proc.returncode is not None and self.proc.returncode < 0:
                 signal = -self.proc.returncode

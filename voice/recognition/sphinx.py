@@ -183,8 +183,8 @@ def _phrase_graph(
     phrase_of: dict[str, str] = {}
     for phrase, words in zip(phrases, spoken, strict=True):
         phrase_of.setdefault(" ".join(words), phrase)
-    words = frozenset(w for said in spoken for w in said)
-    return _PhraseGraph(Automaton(spoken), phrase_of, words)
+    vocabulary = frozenset(w for said in spoken for w in said)
+    return _PhraseGraph(Automaton(spoken), phrase_of, vocabulary)
 
 
 @lru_cache(maxsize=32)
@@ -330,7 +330,9 @@ class SphinxRecogniser(Recogniser):
         self._tokens: dict[str, str] = {}
         self._words_of: dict[str, str] = {}
         self._said_as: dict[tuple[str, ...], str] = {}  # a joined name's pronunciations → token
-        self._grammars: OrderedDict[tuple[tuple[str, ...], frozenset], _Grammar] = OrderedDict()
+        self._grammars: OrderedDict[
+            tuple[tuple[str, ...], frozenset[tuple[str, ...]]], _Grammar
+        ] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._searches = 0
         self._buffer = b""

@@ -489,7 +489,8 @@ def _value_clauses(expr: Expression, depth: int = 0) -> set[frozenset[str]]:
             clauses = _value_clauses(item, depth + 1)
             if not clauses:
                 return set()
-            merged.update(min(clauses, key=_clause_order))
+            smallest: frozenset[str] = min(clauses, key=_clause_order)
+            merged.update(smallest)
         return {frozenset(merged)}
     if isinstance(expr, Group):  # a sequence or a permutation: every item matches
         out: set[frozenset[str]] = set()
