@@ -59,7 +59,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import voice.cli.main as cli
 from games.engine import replay
@@ -198,12 +197,8 @@ def _drive_in_process(
 
     out, err = io.StringIO(), io.StringIO()
     argv = [*scenario.argv, "--save", str(save), "--script", str(script), "--json"]
-    with (
-        mock.patch.object(cli, "run_script", driver),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        code = cli.main(argv)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv, run_lines=driver)
     if code != 0:
         raise RuntimeError(f"{scenario.name}: the uninterrupted run failed: {err.getvalue()}")
     return save, out.getvalue()

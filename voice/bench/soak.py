@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import voice.cli.main as cli
 from voice.bench.crash import GOLDEN, Scenario, read_scenario
@@ -182,11 +181,10 @@ def _play(
     argv = [*scenario.argv, "--save", str(save), "--script", str(script), "--json"]
     with (
         open(os.devnull, "w", encoding="utf-8") as sink,
-        mock.patch.object(cli, "run_script", driver),
         contextlib.redirect_stdout(sink),
         contextlib.redirect_stderr(sink),
     ):
-        code = cli.main(argv)
+        code = cli.main(argv, run_lines=driver)
     if code != 0:
         raise RuntimeError(f"{scenario.name}: exit code {code}")
     return over[-1] if over else None

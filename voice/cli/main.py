@@ -14,7 +14,7 @@ import json
 import shutil
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -502,7 +502,7 @@ def _run(
         if script is not None:
             clock = VirtualClock()
             session.start(resumed, dropped_tail)
-            run_script(session, script, clock)
+            args.run_lines(session, script, clock)
         else:
             clock_real = RealClock()
             session.clock = clock_real.now
@@ -666,20 +666,31 @@ def _guess_language(argv: list[str]) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
+ScriptRunner = Callable[[Session, Sequence[str], VirtualClock], None]
+"""What feeds a ``--script``'s lines to the started session (:func:`run_script`)."""
+
+
+def main(
+    argv: list[str] | None = None,
+    extra: Sequence[Command] = (),
+    run_lines: ScriptRunner = run_script,
+) -> int:
+    """The command line. ``run_lines``: the benchmarks drive a scripted game line by line
+    themselves (timing, killing) with everything else as the user runs it."""
     before = console_language()
     try:
-        return _main(argv, extra)
+        return _main(argv, extra, run_lines)
     finally:  # (run in-process by tests: leave no language behind)
         set_console_language(before)
 
 
-def _main(argv: list[str] | None, extra: Sequence[Command]) -> int:
+def _main(argv: list[str] | None, extra: Sequence[Command], run_lines: ScriptRunner) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     set_console_language(_guess_language(raw) or _system_language())
     install_argparse_translation()
     try:
         args = build_parser(extra).parse_args(argv)
+        args.run_lines = run_lines
         _check_text(args)
         handlers = {**COMMANDS, **{command.name: command.run for command in extra}}
         return handlers[args.command](args)
