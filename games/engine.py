@@ -189,6 +189,11 @@ class Move:
     """The argument names this action may carry."""
 
 
+SaveUpgrade = Callable[[Any, Action], tuple[Action, Action]]
+"""One game's upgrade of one journalled move to the next save format (see
+:attr:`Game.save_upgrades`); the first argument is the game's own engine."""
+
+
 class Game(ABC):
     """Base class of the rules engines. Subclasses are pure and deterministic.
 
@@ -214,6 +219,12 @@ class Game(ABC):
 
     first_rule: ClassVar[str | None] = None
     """The rulebook's way of choosing the starting player, said when the table must."""
+
+    save_upgrades: ClassVar[Mapping[int, SaveUpgrade]] = {}
+    """How the game's moves journalled in save format ``v`` read in format ``v + 1``:
+    ``save_upgrades[v](game, action)``, ``game`` as it was just before the move (the
+    journal replays the old file), gives the action to write and the one to apply now.
+    A game whose moves did not change between two formats has no entry for them."""
 
     stage: str
     """The step the game is in: ``"choose_first"`` until someone starts, ``"over"`` at the end."""

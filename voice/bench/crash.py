@@ -516,7 +516,7 @@ def run(
         whole = trace(scenario, tmp)
         problems = check_resume_points(scenario, tmp, whole=whole)
         timing = estimate(scenario, tmp)
-        entry = {
+        entry: dict[str, Any] = {
             "mode": scenario.mode,
             "lines": len(scenario.lines),
             "records": len(whole.journal.splitlines()) - 1,
@@ -590,14 +590,14 @@ def write_report(results: dict[str, Any], out: Path, argv: Sequence[str]) -> str
     return text
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chains", type=int, default=8, help="kill chains per scenario")
     parser.add_argument("--kills", type=int, default=3, help="kills per chain")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="run scenarios whose name contains this")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     scenarios = [
         s for s in golden_scenarios() + keyboard_scenarios() if args.only in f"{s.mode}:{s.name}"
     ]
@@ -609,7 +609,7 @@ def main() -> None:
         results = run(scenarios, args.chains, args.kills, args.seed, Path(tmp))
     results["seconds"] = round(time.perf_counter() - start, 1)
     results["machine"] = {"platform": platform.platform(), "cpus": os.cpu_count()}
-    print(write_report(results, args.out, sys.argv[1:]))
+    print(write_report(results, args.out, sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

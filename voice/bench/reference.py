@@ -34,7 +34,7 @@ GAMES = ("alle-meine-farben", "farben", "pantone")
 @cache
 def games_data(game: str, lang: str) -> Mapping[str, Any]:
     text = resources.files("voice.bench").joinpath("games.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)[game][lang]  # type: ignore[no-any-return]
+    return yaml.safe_load(text)[game][lang]
 
 
 @dataclass

@@ -377,7 +377,7 @@ def play_pass(
     for key, intended, texts in planned:
         result = Played(labels["engine"], labels["lang"], voice.label, table.condition.label, key)
         result.game = labels.get("game", result.game)
-        number = session.game.snapshot().get("number")
+        shown = session.game.snapshot().get("number")
         while not result.done and result.utterances < MAX_ATTEMPTS * 2:
             if session.paused:  # a misheard "pause": the table types "continue"
                 session.hear({"de": "weiter", "en": "continue"}[game.lang])
@@ -389,7 +389,7 @@ def play_pass(
                 right = (
                     kind == "move"
                     and proposed is not None
-                    and _same_move(proposed.to_json(), intended, number)
+                    and _same_move(proposed.to_json(), intended, shown)
                 )
                 pool = answers["yes" if right else "no"]
                 text = pool[spoken % len(pool)]
@@ -400,7 +400,7 @@ def play_pass(
             _say_once(session, table, text, voice, cache_dir, recorder, result)
             if len(session.actions) > before:
                 applied = session.actions[-1]
-                if _same_move(applied.to_json(), intended, number):
+                if _same_move(applied.to_json(), intended, shown):
                     result.done = True
                 else:
                     result.wrong_applied += 1

@@ -40,7 +40,7 @@ from voice.session.loops import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
-NOISE = {
+NOISE: dict[str, dict[str, Any]] = {
     "de": {
         "questions": ["wer ist dran", "Punktestand", "Hilfe", "wiederhole", "was kann ich sagen"],
         "talk": [
@@ -261,7 +261,7 @@ def soak(
     return result
 
 
-def blocks(result: Soak, size: int) -> list[dict[str, float]]:
+def blocks(result: Soak, size: int) -> list[dict[str, Any]]:
     """Timing per block of ``size`` utterances."""
     out = []
     for start in range(0, len(result.wall) - size + 1, size):
@@ -280,26 +280,29 @@ def blocks(result: Soak, size: int) -> list[dict[str, float]]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--utterances", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--game", action="append", help="only this golden game (farben/five-players-de)"
+    )
+    args = parser.parse_args(argv)
     start = time.perf_counter()
     rss_process_start = rss_kb()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
         os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "config")
-        games = golden_games(Path(tmp))
+        games = golden_games(Path(tmp), args.game)
         result = soak(args.utterances, args.seed, Path(tmp), games)
-    per_block = blocks(result, 1000)
+    per_block = blocks(result, min(1000, args.utterances))
     n = len(games)
     rounds = [result.game_ends[r * n : (r + 1) * n] for r in range(len(result.game_ends) // n)]
     first, last = per_block[0], per_block[-1]
     rss = result.rss_after
-    summary = {
-        "command": "python -m voice.bench.soak " + " ".join(sys.argv[1:]),
+    summary: dict[str, Any] = {
+        "command": "python -m voice.bench.soak " + " ".join(sys.argv[1:] if argv is None else argv),
         "utterances": len(result.wall),
         "clock_lines": result.clock_lines,
         "games": result.games,
