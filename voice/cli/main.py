@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from games.assistant import ASSISTANT_GAMES
 from games.data import DataError
 from games.engine import Setup, SetupError
-from games.seat import GAMES as ASSISTANT_GAMES
 from games.seat import LEVELS as ASSISTANT_LEVELS
 from games.seat import seat_players
 from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
