@@ -220,6 +220,10 @@ class Game(ABC):
     first_rule: ClassVar[str | None] = None
     """The rulebook's way of choosing the starting player, said when the table must."""
 
+    setup_limits: ClassVar[Mapping[str, JSON]] = {}
+    """The limits the game's setup checks, by the blank the command line's help names them
+    with (``{"time_low": 10, ...}``), so the help says what the engine accepts."""
+
     save_upgrades: ClassVar[Mapping[int, SaveUpgrade]] = {}
     """How the game's moves journalled in save format ``v`` read in format ``v + 1``:
     ``save_upgrades[v](game, action)``, ``game`` as it was just before the move (the

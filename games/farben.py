@@ -143,6 +143,7 @@ class Farben(Game):
     min_players = 3
     max_players = 5
     first_rule = "most_colourful"
+    setup_limits = {"time_low": TIME_LIMIT_RANGE[0], "time_high": TIME_LIMIT_RANGE[1]}
     moves = {
         "side": Move("_apply_side", ("side", "word")),
         "ready": Move("_apply_ready"),

@@ -98,6 +98,7 @@ class Pantone(Game):
     min_players = 2
     max_players = 10
     save_upgrades = {1: decide_guess, 2: name_clock}
+    setup_limits = {"target": DEFAULT_TARGET}
     moves = {
         "discard": Move("_apply_discard", ("card",)),
         "choose": Move("_apply_choose", ("card",)),

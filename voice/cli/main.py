@@ -171,17 +171,8 @@ def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
 
 def _help_blanks() -> dict[str, Any]:
     """The numbers and names the help texts name (from the code that checks them)."""
-    from games.farben import TIME_LIMIT_RANGE
-    from games.pantone import DEFAULT_TARGET
-
-    return {
-        "rate_low": MIN_RATE,
-        "rate_high": MAX_RATE,
-        "time_low": TIME_LIMIT_RANGE[0],
-        "time_high": TIME_LIMIT_RANGE[1],
-        "target": DEFAULT_TARGET,
-        "games": ", ".join(ADAPTERS),
-    }
+    limits = {k: v for a in ADAPTERS.values() for k, v in a.engine.setup_limits.items()}
+    return {"rate_low": MIN_RATE, "rate_high": MAX_RATE, **limits, "games": ", ".join(ADAPTERS)}
 
 
 def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
