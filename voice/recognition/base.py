@@ -88,7 +88,7 @@ class Thresholds:
     """Meaning confidences (0..1) at which the play policy
     (:mod:`voice.understanding.policy`) changes its mind. They belong to an engine: each
     measures confidence on a scale of its own. The defaults are pocketsphinx's, fitted on
-    the benchmark (voice/bench/README.md)."""
+    the benchmark (voice/bench/RESULTS-LOG.md)."""
 
     act: float = 0.97
     """Moves at least this sure are applied at once."""

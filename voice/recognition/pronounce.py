@@ -231,7 +231,7 @@ en-us: "done" (dˈʌn) was heard as "go on" against D AH N and right against D A
 (ɡɹˈeɪ) as "green" against G R EY and right against G R EH IY. The eɪ inside a word too
 ("game", "again") let table talk in ("stop pushing me" heard as "stop the game"), so only
 a word's last vowel has it. The held-out voice mb-us2 heard as many commands or more
-(voice/bench/README.md, "English in a quiet room")."""
+(voice/bench/RESULTS-LOG.md, "English in a quiet room")."""
 
 
 def _mark_stressed(ipa: str, lang: str) -> tuple[str, dict[str, str]]:
