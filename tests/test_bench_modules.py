@@ -95,3 +95,22 @@ def test_the_smallest_run_works_and_writes_its_numbers(
     assert main(argv) in (0, None)
     written = [out] if out.is_file() else sorted(p for p in out.rglob("*") if p.is_file())
     assert written and all(p.stat().st_size > 0 for p in written), module
+
+
+def test_no_function_of_the_bench_is_much_over_60_lines() -> None:
+    """STYLE.md: small functions; a bench step that grows is split into named steps."""
+    long = []
+    for path in sorted(BENCH.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if size > 65:
+                    long.append(f"{path.name}:{node.lineno} {node.name} ({size} lines)")
+    assert not long, long
+
+
+def test_the_bench_leaves_sys_path_and_mock_to_the_tests() -> None:
+    for path in sorted(BENCH.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "sys.path.insert" not in text and "sys.path.append" not in text, path.name
+        assert "unittest" not in text and "mock." not in text, path.name

@@ -280,6 +280,41 @@ def blocks(result: Soak, size: int) -> list[dict[str, Any]]:
     return out
 
 
+def _report(summary: dict[str, Any], rss: dict[int, int], rss_process_start: int,
+            n: int) -> list[str]:  # fmt: skip
+    """soak.md: what was played, memory over the rounds, time per block of utterances."""
+    per_block = summary["blocks"]
+    lines = [
+        "# Soak: game after game in one process",
+        "",
+        f"Command: `{summary['command']}`",
+        "",
+        f"- {summary['utterances']} utterances (+ {summary['clock_lines']} clock lines) "
+        f"in {summary['games']} games of all three games, de and en; games ending exactly "
+        f"as their golden run: {summary['games_ending_as_golden']} / {summary['games']}",
+        f"- resident memory: {rss_process_start / 1024:.1f} MB when the process started, "
+        f"{rss[0] / 1024:.1f} MB once every game had been played once without noise, "
+        f"{(rss.get(-1) or 0) / 1024:.1f} MB after the first round of all games, "
+        f"{summary['rss_kb_end'] / 1024:.1f} MB at the end",
+        f"- resident memory after each round of all {n} games (same moment each time): "
+        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_after_each_round"])
+        + " MB; lowest after any game of each round: "
+        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_lowest_in_each_round"])
+        + " MB",
+        f"- last / first block of 1000: CPU time x{summary['last_to_first_block_cpu']}, "
+        f"median per utterance x{summary['last_to_first_block_median']}",
+        "",
+        "| utterances | wall s | CPU s | median ms | p95 ms | RSS after (MB) |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {b['utterances']} | {b['wall_s']} | {b['cpu_s']} | {b['median_ms']} | "
+        f"{b['p95_ms']} | {b['rss_kb_after'] / 1024:.1f} |"
+        for b in per_block
+    ]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--utterances", type=int, default=10_000)
@@ -322,34 +357,7 @@ def main(argv: list[str] | None = None) -> None:
         "seconds": round(time.perf_counter() - start, 1),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
     }
-    lines = [
-        "# Soak: game after game in one process",
-        "",
-        f"Command: `{summary['command']}`",
-        "",
-        f"- {summary['utterances']} utterances (+ {summary['clock_lines']} clock lines) "
-        f"in {summary['games']} games of all three games, de and en; games ending exactly "
-        f"as their golden run: {summary['games_ending_as_golden']} / {summary['games']}",
-        f"- resident memory: {rss_process_start / 1024:.1f} MB when the process started, "
-        f"{rss[0] / 1024:.1f} MB once every game had been played once without noise, "
-        f"{(rss.get(-1) or 0) / 1024:.1f} MB after the first round of all games, "
-        f"{summary['rss_kb_end'] / 1024:.1f} MB at the end",
-        f"- resident memory after each round of all {n} games (same moment each time): "
-        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_after_each_round"])
-        + " MB; lowest after any game of each round: "
-        + ", ".join(f"{kb / 1024:.1f}" for kb in summary["rss_kb_lowest_in_each_round"])
-        + " MB",
-        f"- last / first block of 1000: CPU time x{summary['last_to_first_block_cpu']}, "
-        f"median per utterance x{summary['last_to_first_block_median']}",
-        "",
-        "| utterances | wall s | CPU s | median ms | p95 ms | RSS after (MB) |",
-        "|---|---|---|---|---|---|",
-    ]
-    lines += [
-        f"| {b['utterances']} | {b['wall_s']} | {b['cpu_s']} | {b['median_ms']} | "
-        f"{b['p95_ms']} | {b['rss_kb_after'] / 1024:.1f} |"
-        for b in per_block
-    ]
+    lines = _report(summary, rss, rss_process_start, n)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "soak.json").write_text(json.dumps(summary, indent=2) + "\n")
     (args.out / "soak.md").write_text("\n".join(lines) + "\n")
