@@ -26,11 +26,28 @@ OWN_LICENCE = "GPL-3.0-or-later"
 # GPL-2.0-only (incompatible with GPL-3), proprietary or non-commercial licences.
 COMPATIBLE = frozenset(
     {
-        "0BSD", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "CC0-1.0", "HPND", "ISC",
-        "MIT", "MIT-0", "MIT-CMU", "Zlib", "Unlicense", "PSF-2.0", "Python-2.0",
+        "0BSD",
+        "Apache-2.0",
+        "BSD-2-Clause",
+        "BSD-3-Clause",
+        "CC0-1.0",
+        "HPND",
+        "ISC",
+        "MIT",
+        "MIT-0",
+        "MIT-CMU",
+        "Zlib",
+        "Unlicense",
+        "PSF-2.0",
+        "Python-2.0",
         "MPL-2.0",  # its secondary-licence clause allows the GPL
-        "LGPL-2.1-only", "LGPL-2.1-or-later", "LGPL-3.0-only", "LGPL-3.0-or-later",
-        "GPL-2.0-or-later", "GPL-3.0-only", "GPL-3.0-or-later",
+        "LGPL-2.1-only",
+        "LGPL-2.1-or-later",
+        "LGPL-3.0-only",
+        "LGPL-3.0-or-later",
+        "GPL-2.0-or-later",
+        "GPL-3.0-only",
+        "GPL-3.0-or-later",
     }
 )
 
