@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -189,6 +189,11 @@ class Move:
     """The argument names this action may carry."""
 
 
+SaveUpgrade = Callable[[Any, Action], tuple[Action, Action]]
+"""One game's upgrade of one journalled move to the next save format (see
+:attr:`Game.save_upgrades`); the first argument is the game's own engine."""
+
+
 class Game(ABC):
     """Base class of the rules engines. Subclasses are pure and deterministic.
 
@@ -214,6 +219,16 @@ class Game(ABC):
 
     first_rule: ClassVar[str | None] = None
     """The rulebook's way of choosing the starting player, said when the table must."""
+
+    setup_limits: ClassVar[Mapping[str, JSON]] = {}
+    """The limits the game's setup checks, by the blank the command line's help names them
+    with (``{"time_low": 10, ...}``), so the help says what the engine accepts."""
+
+    save_upgrades: ClassVar[Mapping[int, SaveUpgrade]] = {}
+    """How the game's moves journalled in save format ``v`` read in format ``v + 1``:
+    ``save_upgrades[v](game, action)``, ``game`` as it was just before the move (the
+    journal replays the old file), gives the action to write and the one to apply now.
+    A game whose moves did not change between two formats has no entry for them."""
 
     stage: str
     """The step the game is in: ``"choose_first"`` until someone starts, ``"over"`` at the end."""
@@ -253,7 +268,8 @@ class Game(ABC):
         expect_args(action, *move.args)
         if action.name != "first" and self.stage == "choose_first":
             raise NotNow("choose_first_now")
-        return getattr(self, move.method)(action.args)
+        handler: Callable[[Mapping[str, JSON]], list[Event]] = getattr(self, move.method)
+        return handler(action.args)
 
     def _apply_first(self, args: Mapping[str, JSON]) -> list[Event]:
         if self.stage != "choose_first":
@@ -305,7 +321,8 @@ class Game(ABC):
         method = self.questions.get(name)
         if method is None:
             raise NotNow("unknown_question", question=name)
-        return getattr(self, method)(args)
+        answer: Callable[[Mapping[str, JSON]], list[Event]] = getattr(self, method)
+        return answer(args)
 
     def status(self) -> list[Event]:
         """Answer to "what's the score"; games override."""

@@ -50,7 +50,7 @@ from games.engine import (
     winners,
 )
 from games.seat import seat_of
-from games.text import normalize
+from words.text import normalize
 
 COLOURS: tuple[str, ...] = (
     "red",
@@ -143,6 +143,7 @@ class Farben(Game):
     min_players = 3
     max_players = 5
     first_rule = "most_colourful"
+    setup_limits = {"time_low": TIME_LIMIT_RANGE[0], "time_high": TIME_LIMIT_RANGE[1]}
     moves = {
         "side": Move("_apply_side", ("side", "word")),
         "ready": Move("_apply_ready"),
@@ -301,13 +302,13 @@ class Farben(Game):
                 frozenset({"choose_stack"} | scoring), self.chooser, {"word": left + scored}
             )
         if self.stage == "naming":
-            intents = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
+            heard = {"name_colour", "hint", "left_to_name", "forgot", "dont_know"} | scoring
             if self.time_limit is not None:
-                intents.add("time_left")
+                heard.add("time_left")
             quiet = self.hint_pending is not None  # the owner says their hint word now
             assert self.stack is not None
             words = (self.stack.word,) + tuple(w for w in scored if w != self.stack.word)
-            return Expectation(frozenset(intents), self.namer, {"word": words}, quiet)
+            return Expectation(frozenset(heard), self.namer, {"word": words}, quiet)
         return Expectation(frozenset())
 
     def legal_actions(self) -> list[Action]:
@@ -619,7 +620,7 @@ class Farben(Game):
         unnamed = [{"player": p, "colour": self.stack.colours[p]} for p in self.unnamed()]
         self.stack.revealed.update(self.unnamed())
         self.hint_pending = None
-        data = {"player": self.namer, "word": self.stack.word, "unnamed": unnamed}
+        data: dict[str, JSON] = {"player": self.namer, "word": self.stack.word, "unnamed": unnamed}
         if unnamed:
             data["reveals"] = True
         event = Event("time_up", data)

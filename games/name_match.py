@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from games.text import fold
+from words.text import fold
 
 EXACT = 100.0
 ONE_WORD_WRONG = 75.0
@@ -170,7 +170,7 @@ def _split_edits(words: Sequence[str], letters: str) -> int | None:
                 if edits is not None and best[i - 1][p] + edits < best[i][q]:
                     best[i][q] = best[i - 1][p] + edits
     result = best[count][size]
-    return result if result < inf else None  # type: ignore[return-value]
+    return result if result < inf else None
 
 
 def _one_word_off(guess: Sequence[str], name: Sequence[str]) -> bool:

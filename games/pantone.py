@@ -62,6 +62,7 @@ from games.engine import (
 )
 from games.name_match import best_match, names_card
 from games.pantone_deck import Character, DeckError, parse_deck
+from games.pantone_saves import decide_guess, name_clock
 
 CARD_MODES = ("number", "deal", "physical")
 CREATE_SECONDS = 60
@@ -96,6 +97,8 @@ class Pantone(Game):
     game_id = "pantone"
     min_players = 2
     max_players = 10
+    save_upgrades = {1: decide_guess, 2: name_clock}
+    setup_limits = {"target": DEFAULT_TARGET}
     moves = {
         "discard": Move("_apply_discard", ("card",)),
         "choose": Move("_apply_choose", ("card",)),

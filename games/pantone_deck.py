@@ -9,9 +9,10 @@ a game starts.
 
 from __future__ import annotations
 
+import dataclasses
 import reprlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from games.data import DataError, load
@@ -59,7 +60,7 @@ class Problem:
     reason: str
     """The message key of what is wrong (``deck_missing``, ``deck_not_text``, ...)."""
 
-    values: Mapping[str, Any] = field(default_factory=dict)
+    values: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """The blanks of ``reason``."""
 
     label: str = ""

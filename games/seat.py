@@ -10,8 +10,6 @@ from games.engine import JSON, Setup, SetupError
 
 LEVELS = ("easy", "normal", "hard")
 DEFAULT_LEVEL = "normal"
-GAMES = ("farben", "alle-meine-farben")
-"""Games with an assistant seat (Alle meine Farben in its basic variant only)."""
 
 
 # --- the seat ------------------------------------------------------------------------

@@ -14,10 +14,11 @@ from helpers import run_cli, write_script
 
 from games.alle_meine_farben import COLOURS as AMF_COLOURS
 from games.alle_meine_farben import COPIES, AlleMeineFarben
-from games.assistant import Notes, associations, farben_choice, memory, next_turn
+from games.assistant import Notes, next_turn
 from games.data import load
 from games.engine import Action, GameError, NotAllowed, NotNow, Setup, SetupError, replay
 from games.farben import COLOURS, Farben, key
+from games.farben_assistant import associations, farben_choice, memory
 from games.seat import LEVELS, Seat, seat_of, seat_players
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import ADAPTERS

@@ -305,7 +305,7 @@ def test_the_wrong_guesses_said_are_characters_the_game_knows(lang: str) -> None
     name the game does not know cannot be heard at all, and would count against the
     recogniser ("Kalle Blomquist" was missing from the German list)."""
     from games.pantone_deck import famous_characters
-    from games.text import normalize
+    from words.text import normalize
 
     play = ReferencePlay("pantone", lang)
     known = {normalize(form) for other in famous_characters(lang) for form in other.forms}

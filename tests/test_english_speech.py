@@ -1,7 +1,7 @@
 """English words whose stressed vowel the en-us model hears as another phone, spoken to the
 real pocketsphinx recogniser (audio by espeak-ng's en-us): "done" (ʌ) was heard as "go on"
 and "grey" (eɪ) as "green" until they had the alternative pronunciations of
-``pronounce.STRESSED_VOWELS`` (measured in the benchmark, voice/bench/README.md)."""
+``pronounce.STRESSED_VOWELS`` (measured in the benchmark, voice/bench/RESULTS-LOG.md)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from voice.output.sinks import RecordingOutput
 from voice.recognition.base import Thresholds, Transcript
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
-from voice.understanding.grammar import normalize
+from words.text import normalize
 
 VOSK_LIKE = Thresholds(act=0.9, confirm=0.5, answer=0.5, affirm=0.75, ignore=0.3)
 

@@ -9,7 +9,8 @@ import yaml
 
 from games.farben import MAX_WORD_LENGTH, load_deck
 from voice.session.adapters.farben import word_conflicts
-from voice.understanding.grammar import LANGUAGES, normalize
+from voice.understanding.grammar import LANGUAGES
+from words.text import normalize
 
 DATA = Path(__file__).resolve().parent.parent / "games" / "data"
 

@@ -12,7 +12,8 @@ from hassil import recognize_all
 
 from games.engine import Setup
 from voice.session.adapters import ADAPTERS
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar
+from words.text import normalize
 
 
 @cache

@@ -21,7 +21,7 @@ from voice.recognition.vosk import VoskRecogniser
 from voice.session.adapters import adapter_for
 from voice.session.microphone import SpeakingGate, run_microphone
 from voice.session.session import Session
-from voice.understanding.grammar import normalize
+from words.text import normalize
 
 END = b"\x00"  # end of an utterance in the room's "audio"
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.name_match import best_match, card_score, names_card, score
 from games.pantone_deck import builtin_deck
-from games.text import fold
+from words.text import fold
 
 # What recognisers and typists produce for a right guess.
 RIGHT = [

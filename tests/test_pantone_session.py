@@ -124,7 +124,7 @@ def test_guess_phrases_come_from_the_deck_and_are_never_narrowed_to_the_card() -
 
 
 def _plain_forms(card: dict[str, Any]) -> list[str]:
-    from voice.understanding.grammar import normalize
+    from words.text import normalize
 
     forms = [card["name"], *card["aliases"]]
     return [normalize(f) for f in forms if not any(c.isdigit() for c in f)]

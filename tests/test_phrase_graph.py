@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from games.engine import Setup
 from voice.output.sinks import NullOutput
-from voice.recognition.phrase_graph import Automaton, joined_names, number_words, spoken_words
+from voice.recognition.phrase_graph import Automaton, joined_names, spoken_words
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
+from words.numbers import number_words
 
 WORDS = st.sampled_from(["ich", "male", "den", "hut", "lila", "rot", "an", "ja", "nein"])
 SENTENCES = st.lists(st.lists(WORDS, min_size=1, max_size=5), min_size=1, max_size=30)

@@ -142,7 +142,7 @@ def test_german_forties_are_not_heard_as_fifties(tmp_path: Path) -> None:
     recogniser.set_phrases(choosing.phrases)
     said = {"Karte 141": "141", "Nummer 146": "146", "Karte 145": "145", "Karte 142": "142"}
     heard = [hear(recogniser, utterance(text, "de", seed=i)) for i, text in enumerate(said)]
-    from voice.recognition.phrase_graph import number_words
+    from words.numbers import number_words
 
     def number(text: str) -> str:  # "karte 145" and "karte einhundert fünfundvierzig"
         words = "".join(text.split()[1:])

@@ -18,7 +18,8 @@ import pytest
 from pulse_audio import start_pulseaudio
 from speech_audio import KO_MODEL, needs_espeak, needs_ko_model, utterance, write_wav
 
-from voice.input.audio import Microphone, microphone_problem, output_problem, rescan_devices
+from voice.input.audio import Microphone, microphone_problem, rescan_devices
+from voice.output.playback import output_problem
 from voice.recognition.vosk import VoskRecogniser
 from voice.session.microphone import ECHO_TAIL, SpeakingGate
 

@@ -9,7 +9,8 @@ import pytest
 from helpers import ROOT, run_cli, run_process, write_script
 from speech_audio import KO_MODEL, needs_ko_model
 
-from voice.input.audio import microphone_problem, output_problem
+from voice.input.audio import microphone_problem
+from voice.output.playback import output_problem
 from voice.recognition.engines import RecogniserError, open_recogniser
 
 PLAY = ["play", "alle-meine-farben", "--players", "Anna,Ben", "--seed", "1"]

@@ -35,7 +35,7 @@ from voice.recognition.vosk import (
     build_grammar,
     load_model,
 )
-from voice.understanding.grammar import normalize
+from words.text import normalize
 
 pytestmark = [needs_ko_model, needs_espeak, pytest.mark.slow]
 

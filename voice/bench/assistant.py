@@ -69,6 +69,7 @@ class Person:
             s.colours[owner] for s in game.stacks if s is not game.stack and owner in s.revealed
         }
         options = [c for c in COLOURS if c not in seen] or list(COLOURS)
+        assert game.stack is not None  # a colour is guessed while a stack is named
         return self._rng("guess", key(game.stack.word), owner).choice(options)
 
 
@@ -127,6 +128,7 @@ def play_farben(setup: Setup, timings: list[float]) -> dict[str, int]:
             continue
         if game.stage == "naming" and game.namer == NAME and game.hint_pending is not None:
             owner = game.hint_pending
+            assert game.stack is not None  # naming: a stack is being named
             if people[owner].memory(game.stack.word, owner) == "sure":
                 notes.hint_heard = True  # the person says their hint word
             else:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from games.errors import FarbspielError
+from voice.recognition.base import Recogniser, Transcript
 
 SAMPLE_RATE = 16_000
 SPEECH_LEVEL = 3000.0
@@ -179,3 +180,26 @@ def _babble_clip(text: str, voice: Voice) -> np.ndarray:
 def to_pcm(samples: np.ndarray) -> bytes:
     """float samples → 16-bit little-endian PCM bytes (clipped)."""
     return np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes()
+
+
+MIC_CHUNK_BYTES = 3200
+"""50 ms of 16 kHz 16-bit audio: what the microphone delivers at a time."""
+
+
+def utterance(text: str, voice: str, seed: int = 0, snr: float = 35.0) -> bytes:
+    """``text`` spoken, with quiet before and after, over pink noise ``snr`` dB down."""
+    clip = synthesise(text, Voice(voice, 160))
+    pad = np.zeros(int(0.6 * SAMPLE_RATE), dtype=np.float32)
+    signal = np.concatenate([pad, clip, pad, pad])
+    noise = pink_noise(len(signal), seed) * (SPEECH_LEVEL / 10 ** (snr / 20))
+    return to_pcm(signal + noise)
+
+
+def hear(recogniser: Recogniser, audio: bytes) -> list[Transcript]:
+    """Feed audio in microphone-sized chunks; every transcript that came out."""
+    out = []
+    for offset in range(0, len(audio), MIC_CHUNK_BYTES):
+        transcript = recogniser.accept(audio[offset : offset + MIC_CHUNK_BYTES])
+        if transcript is not None:
+            out.append(transcript)
+    return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -80,25 +81,23 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
     return items
 
 
-def run_bench_command(args: argparse.Namespace) -> int:
-    from voice.bench.audio import AudioError
-    from voice.bench.reference import GAMES
-    from voice.bench.run import Condition
-    from voice.bench.speech import BenchError, BenchOptions, parse_voice, quick_options, run_bench
-    from voice.errors import CliError, UsageError
+def _front_ends(args: argparse.Namespace) -> tuple[Any, ...]:
+    from voice.errors import UsageError
     from voice.recognition.frontend import parse_spec, settings_from
-    from voice.recognition.pronounce import cache_dir
 
-    langs = _list(args.lang, "--lang", LANGS)
-    games = _list(args.games, "--games", GAMES)
     try:
         if args.front_ends:
-            fronts = tuple(parse_spec(s) for s in _list(args.front_ends, "--front-ends"))
-        else:
-            fronts = (settings_from(args),)
+            return tuple(parse_spec(s) for s in _list(args.front_ends, "--front-ends"))
+        return (settings_from(args),)
     except ValueError as exc:
         raise UsageError(f"front end: {exc}") from None
-    engines = _list(args.engine, "--engine", ENGINES)
+
+
+def _conditions(args: argparse.Namespace) -> tuple[str, ...]:
+    """--noise, each condition checked; and the numbers of the command line."""
+    from voice.bench.run import Condition
+    from voice.errors import UsageError
+
     noise = _list(args.noise, "--noise")
     for spec in noise:
         try:
@@ -113,6 +112,37 @@ def run_bench_command(args: argparse.Namespace) -> int:
             raise UsageError(f"--{name} must be between 1 and 10000")
     if args.seed < 0:
         raise UsageError("--seed must be 0 or more")
+    return noise
+
+
+def _voices(args: argparse.Namespace, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    from voice.bench.speech import parse_voice
+    from voice.errors import UsageError
+
+    voices = dict(defaults)
+    for lang, given in (("de", args.voices_de), ("en", args.voices_en)):
+        if given:
+            voices[lang] = _list(given, f"--voices-{lang}")
+            for spec in voices[lang]:
+                try:
+                    parse_voice(spec)
+                except ValueError as exc:
+                    raise UsageError(f"--voices-{lang}: {exc}") from None
+    return voices
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    from voice.bench.audio import AudioError
+    from voice.bench.reference import GAMES
+    from voice.bench.speech import BenchError, BenchOptions, quick_options, run_bench
+    from voice.errors import CliError
+    from voice.recognition.pronounce import cache_dir
+
+    langs = _list(args.lang, "--lang", LANGS)
+    games = _list(args.games, "--games", GAMES)
+    fronts = _front_ends(args)
+    engines = _list(args.engine, "--engine", ENGINES)
+    noise = _conditions(args)
     options = BenchOptions(
         out=args.out,
         langs=langs,
@@ -129,15 +159,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
         cache_dir=args.cache or cache_dir() / "bench",
         command="farbspiel " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
-    voices = dict(options.voices)
-    for lang, given in (("de", args.voices_de), ("en", args.voices_en)):
-        if given:
-            voices[lang] = _list(given, f"--voices-{lang}")
-            for spec in voices[lang]:
-                try:
-                    parse_voice(spec)
-                except ValueError as exc:
-                    raise UsageError(f"--voices-{lang}: {exc}") from None
+    voices = _voices(args, options.voices)
     options = BenchOptions(**{**options.__dict__, "voices": voices})
     if args.quick:
         options = quick_options(options)

@@ -39,7 +39,7 @@ class CorpusError(FarbspielError, ValueError):
 @cache
 def corpus_data(lang: str) -> Mapping[str, Any]:
     text = resources.files("voice.bench").joinpath("corpus.yaml").read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    data: dict[str, Mapping[str, Any]] = yaml.safe_load(text)
     return data[lang]
 
 
@@ -138,6 +138,7 @@ def _complete_colouring(setup: Setup, first: str, seed: int) -> list[str]:
         if len(chosen) == CELLS:
             return chosen
         game = replay(AlleMeineFarben(setup), [Action("first", {"player": first})])
+        assert isinstance(game, AlleMeineFarben)
         for colour in chosen:
             game.apply(Action("place", {"colour": colour}))
         options = game.allowed_colours()

@@ -59,7 +59,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import voice.cli.main as cli
 from games.engine import replay
@@ -198,12 +197,8 @@ def _drive_in_process(
 
     out, err = io.StringIO(), io.StringIO()
     argv = [*scenario.argv, "--save", str(save), "--script", str(script), "--json"]
-    with (
-        mock.patch.object(cli, "run_script", driver),
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-    ):
-        code = cli.main(argv)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(argv, run_lines=driver)
     if code != 0:
         raise RuntimeError(f"{scenario.name}: the uninterrupted run failed: {err.getvalue()}")
     return save, out.getvalue()
@@ -521,7 +516,7 @@ def run(
         whole = trace(scenario, tmp)
         problems = check_resume_points(scenario, tmp, whole=whole)
         timing = estimate(scenario, tmp)
-        entry = {
+        entry: dict[str, Any] = {
             "mode": scenario.mode,
             "lines": len(scenario.lines),
             "records": len(whole.journal.splitlines()) - 1,
@@ -595,14 +590,14 @@ def write_report(results: dict[str, Any], out: Path, argv: Sequence[str]) -> str
     return text
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chains", type=int, default=8, help="kill chains per scenario")
     parser.add_argument("--kills", type=int, default=3, help="kills per chain")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="run scenarios whose name contains this")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     scenarios = [
         s for s in golden_scenarios() + keyboard_scenarios() if args.only in f"{s.mode}:{s.name}"
     ]
@@ -614,7 +609,7 @@ def main() -> None:
         results = run(scenarios, args.chains, args.kills, args.seed, Path(tmp))
     results["seconds"] = round(time.perf_counter() - start, 1)
     results["machine"] = {"platform": platform.platform(), "cpus": os.cpu_count()}
-    print(write_report(results, args.out, sys.argv[1:]))
+    print(write_report(results, args.out, sys.argv[1:] if argv is None else argv))
 
 
 if __name__ == "__main__":

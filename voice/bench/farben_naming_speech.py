@@ -75,13 +75,14 @@ def make_clip(text: str, voice: str, folder: Path, index: int) -> Path:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--out", type=Path, default=ROOT / "bench-results" / "farben_naming_speech.json"
     )
     parser.add_argument("--farbspiel", default=str(ROOT / ".venv" / "bin" / "farbspiel"))
-    args = parser.parse_args()
+    parser.add_argument("--limit", type=int, help="only the first N clips")
+    args = parser.parse_args(argv)
     for tool in ("espeak-ng", "sox", "soxi"):
         if shutil.which(tool) is None:
             print(f"{tool} is not installed (apt install espeak-ng sox)", file=sys.stderr)
@@ -89,10 +90,12 @@ def main() -> int:
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        files = []
+        files: list[str] = []
         for voice in VOICES:
             for word, colour in COLOURS.items():
                 for frame, player in FRAMES:
+                    if args.limit is not None and len(files) >= args.limit:
+                        break
                     text = frame.format(c=word)
                     path = make_clip(text, voice, folder, len(files))
                     files.append(str(path))
@@ -106,8 +109,8 @@ def main() -> int:
     if len(records) != len(cases):
         print(run.stderr, file=sys.stderr)
         return 1
-    right = Counter()
-    total = Counter()
+    right: Counter[str] = Counter()
+    total: Counter[str] = Counter()
     wrong = []
     for case, record in zip(cases, records, strict=True):
         slots = record.get("slots", {})

@@ -23,12 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = "tests/test_hostile_input.py"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profile", default="report", choices=("ci", "report"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
     parser.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
     with tempfile.TemporaryDirectory() as tmp:
         cases_file = Path(tmp) / "cases.json"
         env = {
@@ -50,7 +51,7 @@ def main() -> None:
     summary = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
     results = {
         "profile": args.profile,
-        "command": "python -m voice.bench.hostile " + " ".join(sys.argv[1:]),
+        "command": "python -m voice.bench.hostile " + " ".join(given),
         "passed": run.returncode == 0,
         "pytest_summary": summary,
         "cases_total": sum(cases.values()),

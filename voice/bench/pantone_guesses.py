@@ -14,19 +14,19 @@ import argparse
 import json
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from games.engine import Action, Setup
+from games.name_match import names_card
+from games.pantone import Pantone
+from voice.output.sinks import NullOutput
+from voice.session.adapters import ADAPTERS
+from voice.session.session import Session
+from voice.understanding.grammar import Grammar
 
-from games.engine import Action, Setup  # noqa: E402
-from games.name_match import names_card  # noqa: E402
-from voice.session.adapters import ADAPTERS  # noqa: E402
-from voice.session.session import Session  # noqa: E402
-from voice.understanding.grammar import Grammar  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 # (utterance, the deck name it must be understood as, or None: not a guess of any card)
 CORPUS: dict[str, list[tuple[str, str | None]]] = {
@@ -85,54 +85,57 @@ def _ms(values: list[float]) -> dict[str, float]:
     }
 
 
-def run(lang: str, repeats: int) -> dict[str, Any]:
+def _build_times(lang: str, setup: Setup, repeats: int) -> list[float]:
+    """Building the game's grammar and parser (what a new game or a resume costs)."""
     adapter = ADAPTERS["pantone"]
-    options = adapter.default_options(lang)
-    setup = Setup(("Anna", "Ben", "Cem"), 1, "Anna", options)
-
     builds = []
     for _ in range(repeats):
         start = time.perf_counter()
         grammar = Grammar(lang, "pantone", adapter.dynamic_lists(setup, lang))
         adapter.parser(grammar, setup)
         builds.append(time.perf_counter() - start)
+    return builds
 
-    class Quiet:
-        def say(self, text: str) -> None: ...
-        def record(self, record: dict[str, Any]) -> None: ...
-        def set_rate(self, wpm: int) -> None: ...
-        def close(self) -> None: ...
 
+def _guess_window(lang: str, setup: Setup, repeats: int) -> tuple[Session, list[float], int]:
+    """A session in Ben's guess window, the times to build its phrase list, its size."""
     phrase_times, phrase_count = [], 0
     for _ in range(repeats):
-        session = Session(adapter, lang, setup, Quiet())
+        session = Session(ADAPTERS["pantone"], lang, setup, NullOutput())
         session.start()
         session.game.apply(Action("choose", {"card": 1}))
         session.game.apply(Action("done"))
         start = time.perf_counter()
         phrase_count = len(session.phrases())
         phrase_times.append(time.perf_counter() - start)
+    return session, phrase_times, phrase_count
 
+
+def _parse_corpus(
+    session: Session, lang: str, owner: dict[str, int], repeats: int
+) -> tuple[list[float], int, list[dict[str, Any]]]:
+    """Parse times of the corpus, how many are understood right, and the outcomes."""
     phase = session.phase()
-    game = session.game
-    owner = {form: index for index, forms in enumerate(game.forms) for form in forms}
     parse_times: list[float] = []
     right = 0
     outcomes = []
-    for _ in range(repeats):
+    for repeat in range(repeats):
         for text, expected in CORPUS[lang]:
             start = time.perf_counter()
             intent = session.parser.parse(text, phase.intents, phase.slots)
             parse_times.append(time.perf_counter() - start)
             got = intent.slots.get("character") if intent and intent.name == "guess" else None
-            if _ == 0:
+            if repeat == 0:
                 # None expected: the utterance names no card (in a guess window it is a
                 # wrong guess in its own words, or another command)
                 right += got == expected or (expected is None and got not in owner)
                 outcomes.append({"text": text, "expected": expected, "got": got})
+    return parse_times, right, outcomes
 
-    # Judge each guess against the card it names (the costly case: all other cards are
-    # then compared too), or against card 1 when it names none.
+
+def _judge_times(game: Pantone, lang: str, owner: dict[str, int], repeats: int) -> list[float]:
+    """Judge each guess against the card it names (the costly case: all other cards are
+    then compared too), or against card 1 when it names none."""
     judge_times = []
     for _ in range(repeats):
         for text, expected in CORPUS[lang]:
@@ -140,7 +143,19 @@ def run(lang: str, repeats: int) -> dict[str, Any]:
             start = time.perf_counter()
             names_card(text, card, game.forms)
             judge_times.append(time.perf_counter() - start)
+    return judge_times
 
+
+def run(lang: str, repeats: int) -> dict[str, Any]:
+    options = ADAPTERS["pantone"].default_options(lang)
+    setup = Setup(("Anna", "Ben", "Cem"), 1, "Anna", options)
+    builds = _build_times(lang, setup, repeats)
+    session, phrase_times, phrase_count = _guess_window(lang, setup, repeats)
+    game = session.game
+    assert isinstance(game, Pantone)
+    owner = {form: index for index, forms in enumerate(game.forms) for form in forms}
+    parse_times, right, outcomes = _parse_corpus(session, lang, owner, repeats)
+    judge_times = _judge_times(game, lang, owner, repeats)
     return {
         "deck_cards": len(game.deck),
         "deck_names_and_aliases": sum(len(f) for f in game.forms),
@@ -155,11 +170,11 @@ def run(lang: str, repeats: int) -> dict[str, Any]:
     }
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results" / "pantone_guesses.json")
     parser.add_argument("--repeats", type=int, default=5)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results = {
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
         "repeats": args.repeats,

@@ -3,10 +3,11 @@ characters outside the deck heard as themselves (a wrong guess), or snapped onto
 name (which might even be the Artist's card)?
 
 espeak-ng speaks each guess (faint pink noise floor, as in the speech benchmark); the
-recogniser listens for Ben's guess window exactly as in play, once with the name list of
-the deck alone (as before issue 12) and once with the well-known characters beyond it.
+recogniser listens for Ben's guess window exactly as in play, with the deck's names and
+the well-known characters beyond it (``games/data/famous_characters_<lang>.yaml``). The
+run without that list (the state before issue 12) is in RESULTS-LOG.md.
 
-    python -m voice.bench.pantone_wrong_guesses_speech [--lang en] [--out bench-results/...]
+    python -m voice.bench.pantone_wrong_guesses_speech [--lang en] [--out FILE] [--count N]
 """
 
 from __future__ import annotations
@@ -16,20 +17,17 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from unittest import mock
+from typing import Any
+
+from games.engine import Setup
+from games.pantone import Pantone
+from voice.bench.audio import hear, utterance
+from voice.output.sinks import NullOutput
+from voice.recognition.sphinx import SphinxRecogniser
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from speech import hear, utterance  # noqa: E402
-
-import voice.adapters.pantone as pantone_adapter  # noqa: E402
-from games.engine import Setup  # noqa: E402
-from voice.adapters import adapter_for  # noqa: E402
-from voice.output import NullOutput  # noqa: E402
-from voice.recognition.sphinx import SphinxRecogniser  # noqa: E402
-from voice.session import Session  # noqa: E402
 
 SAID = {
     "en": [
@@ -76,15 +74,20 @@ SAID = {
 VOICE = {"en": "en-us", "de": "de"}
 
 
-def run(lang: str, famous: bool, cache: Path) -> dict:
+def _session_at_the_guesses(lang: str) -> Session:
+    """A Pantone game where Anna has laid out card 1: Ben's guess window is open."""
     adapter = adapter_for("pantone")
     setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options(lang))
-    patch = mock.patch.object(pantone_adapter, "famous_characters", lambda lang: ())
-    with patch if not famous else _nothing():
-        session = Session(adapter, lang, setup, NullOutput())
+    session = Session(adapter, lang, setup, NullOutput())
     session.start()
     session.hear("card 1" if lang == "en" else "karte 1")
     session.hear("done" if lang == "en" else "fertig")
+    return session
+
+
+def run(lang: str, cache: Path, count: int | None = None) -> dict[str, Any]:
+    """The first ``count`` (all) guesses of :data:`SAID` heard and parsed as in play."""
+    session = _session_at_the_guesses(lang)
     recogniser = SphinxRecogniser(lang, pronunciation_cache=cache)
     recogniser.set_phrases(session.phrases(), session.phrase_names())
     hear(
@@ -92,19 +95,20 @@ def run(lang: str, famous: bool, cache: Path) -> dict:
         utterance("hello everybody" if lang == "en" else "hallo zusammen", VOICE[lang], 9),
     )
     phase = session.phase()
+    game = session.game
+    assert isinstance(game, Pantone)
+    deck = {f for c in game.deck for f in c.forms}
     rows = []
-    for i, (text, name) in enumerate(SAID[lang]):
+    for i, (text, name) in enumerate(SAID[lang][:count]):
         recogniser.reset()
         heard = " ".join(t.text for t in hear(recogniser, utterance(text, VOICE[lang], seed=i)))
         intent = session.parser.parse(heard, phase.intents, phase.slots) if heard else None
         got = (
             intent.slots.get("character") if intent is not None and intent.name == "guess" else None
         )
-        deck = {f for c in session.game.deck for f in c.forms}
         rows.append({"said": text, "heard": heard, "guess": got,
                      "as_said": got == name, "snapped_to_deck": got in deck})  # fmt: skip
     return {
-        "famous_list": famous,
         "phrases": len(session.phrases()),
         "heard_as_said": sum(r["as_said"] for r in rows),
         "snapped_to_deck_name": sum(r["snapped_to_deck"] for r in rows),
@@ -113,30 +117,22 @@ def run(lang: str, famous: bool, cache: Path) -> dict:
     }
 
 
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", choices=("en", "de"), default="en")
     parser.add_argument("--out", type=Path)
-    args = parser.parse_args()
+    parser.add_argument("--count", type=int, help="only the first N guesses")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        results = [run(args.lang, famous, Path(tmp) / "pron.json") for famous in (False, True)]
+        result = run(args.lang, Path(tmp) / "pron.json", args.count)
     out = args.out or ROOT / "bench-results" / f"pantone_wrong_guesses_{args.lang}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
-    for r in results:
-        print(f"{args.lang} famous list {'on ' if r['famous_list'] else 'off'}: "
-              f"{r['heard_as_said']}/{r['utterances']} heard as said, "
-              f"{r['snapped_to_deck_name']} snapped onto a deck name ({r['phrases']} phrases)")  # noqa: E501  # fmt: skip
-        for row in r["rows"]:
-            print(f"   {row['said']!r:28} -> {row['heard']!r:32} {row['guess']}")
+    out.write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(f"{args.lang}: {result['heard_as_said']}/{result['utterances']} heard as said, "
+          f"{result['snapped_to_deck_name']} snapped onto a deck name "
+          f"({result['phrases']} phrases)")  # fmt: skip
+    for row in result["rows"]:
+        print(f"   {row['said']!r:28} -> {row['heard']!r:32} {row['guess']}")
     return 0
 
 

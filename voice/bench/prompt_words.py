@@ -103,7 +103,7 @@ def measure(scripts: list[Path] | None = None) -> dict[str, Any]:
                     longest[name] = said
                 if key == "help":
                     helps.append((words(said), said))
-    rows = sorted(
+    rows: list[dict[str, Any]] = sorted(
         (
             {
                 "prompt": name,
@@ -167,8 +167,9 @@ def write_report(result: dict[str, Any], out: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("bench-results"))
+    parser.add_argument("--script", type=Path, action="append", help="only this golden script")
     args = parser.parse_args(argv)
-    result = measure()
+    result = measure([p.resolve() for p in args.script] if args.script else None)
     write_report(result, args.out)
     top = result["prompts"][0]
     print(

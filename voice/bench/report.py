@@ -160,6 +160,10 @@ class Target:
         return [self.text, f"{sign} {limit}", value, verdict]
 
 
+Value = Callable[[str, str, str], float | None]
+"""``value(lang, condition, field)``: a field of that row, ``None`` when not measured."""
+
+
 def targets(
     rows: Sequence[Row],
     engine: str = "sphinx",
@@ -169,17 +173,20 @@ def targets(
     """The issue's targets, evaluated on the (engine, language, condition) rows, and on
     the (engine, game, language, condition) rows where given."""
 
-    def get(lang: str, condition: str) -> Row | None:
-        for r in rows:
-            if r.key == (engine, lang, condition):
-                return r
-        return None
-
     def val(lang: str, condition: str, field: str) -> float | None:
-        row = get(lang, condition)
+        row = next((r for r in rows if r.key == (engine, lang, condition)), None)
         return getattr(row, field) if row is not None else None
 
-    out = [
+    return [
+        *_language_targets(val),
+        *_game_targets(game_rows, engine),
+        *_wrong_move_targets(val),
+        *_latency_targets(rows, engine, val),
+    ]
+
+
+def _language_targets(val: Value) -> list[Target]:
+    return [
         Target("English intent accuracy, quiet room", val("en", "clean", "accuracy"), 0.97, True),
         Target("German intent accuracy, quiet room", val("de", "clean", "accuracy"), 0.90, True),
         Target(
@@ -201,6 +208,11 @@ def targets(
             False,
         ),
     ]
+
+
+def _game_targets(game_rows: Sequence[Row], engine: str) -> list[Target]:
+    """Per game: accuracy and utterances per move in a quiet room, wrong moves applied."""
+    out = []
     for r in game_rows:
         if r.key[0] != engine or r.key[-1] != "clean":
             continue
@@ -218,6 +230,11 @@ def targets(
             Target(f"{r.key[1]} {r.key[2]}: wrong moves applied per move, {r.key[-1]}",
                    r.wrong_per_move, limit, False)
         )  # fmt: skip
+    return out
+
+
+def _wrong_move_targets(val: Value) -> list[Target]:
+    out = []
     for lang in ("de", "en"):
         out.append(
             Target(
@@ -235,6 +252,11 @@ def targets(
                 False,
             )
         )
+    return out
+
+
+def _latency_targets(rows: Sequence[Row], engine: str, val: Value) -> list[Target]:
+    out = []
     for lang in ("de", "en"):
         worst = [r.p95 for r in rows if r.key[:2] == (engine, lang) and r.p95 is not None]
         out.append(
@@ -323,61 +345,35 @@ def confusions(heard: Sequence[Heard], lang: str, top: int = 12) -> list[str]:
     return [f"- {n}× “{said}” → “{got}”" for (said, got), n in counts.most_common(top)]
 
 
-def write_report(
-    out_dir: Path,
-    heard: Sequence[Heard],
-    played: Sequence[Played],
-    meta: dict[str, Any],
-) -> dict[str, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    # the raw results first: a run is never lost to a problem building the report
+_META = ("date", "engines", "pocketsphinx", "espeak-ng", "voices", "games", "front end",
+         "corpus", "seconds", "machine")  # fmt: skip
+_INTRO = (
+    "Synthetic speech stands in for players (see voice/bench/README.md). *quiet room*: "
+    "pink noise 35 dB below the speech. *Intent accuracy*: share of commands whose "
+    "meaning was recognised (rejected ones count as wrong). *Table talk accepted*: "
+    "chatter the play policy would have acted on or asked to confirm. *Latency*: end of "
+    "speech → decision. *Play*: the reference game played by voice with the play "
+    "policy; wrong moves are moves applied that the player did not say."
+)
+
+
+def _write_results(out_dir: Path, heard: Sequence[Heard], played: Sequence[Played],
+                   meta: dict[str, Any]) -> Path:  # fmt: skip
+    """The raw results, written first: a run is never lost to a problem with the report."""
     results = out_dir / "results.json"
-    results.write_text(
-        json.dumps(
-            {
-                "meta": meta,
-                "heard": [h.to_json() for h in heard],
-                "played": [p.to_json() for p in played],
-            },
-            ensure_ascii=False,
-            indent=1,
-        ),
-        encoding="utf-8",
-    )
-    summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition))
-    per_game = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.condition))
-    per_voice = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.voice, x.condition))
-    per_kind = aggregate(heard, [], lambda x: (x.engine, x.game, x.lang, x.condition, x.kind))
+    data = {"meta": meta, "heard": [h.to_json() for h in heard],
+            "played": [p.to_json() for p in played]}  # fmt: skip
+    results.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    return results
+
+
+def _head(meta: dict[str, Any], summary: Sequence[Row], per_game: Sequence[Row]) -> list[str]:
+    """The report's title, the run's facts, what the measures mean, the targets."""
     lines = ["# farbspiel speech benchmark", ""]
     lines.append(f"Command: `{meta.get('command', 'farbspiel bench')}`  ")
-    for name in (
-        "date",
-        "engines",
-        "pocketsphinx",
-        "espeak-ng",
-        "voices",
-        "games",
-        "front end",
-        "corpus",
-        "seconds",
-        "machine",
-    ):
-        if name in meta:
-            lines.append(f"{name}: {meta[name]}  ")
-    lines += [
-        "",
-        "Synthetic speech stands in for players (see voice/bench/README.md). *quiet room*: "
-        "pink noise 35 dB below the speech. *Intent accuracy*: share of commands whose "
-        "meaning was recognised (rejected ones count as wrong). *Table talk accepted*: "
-        "chatter the play policy would have acted on or asked to confirm. *Latency*: end of "
-        "speech → decision. *Play*: the reference game played by voice with the play "
-        "policy; wrong moves are moves applied that the player did not say.",
-        "",
-        "## Targets",
-        "",
-        "| target | goal | measured | met |",
-        "|---|---|---|---|",
-    ]
+    lines += [f"{name}: {meta[name]}  " for name in _META if name in meta]
+    lines += ["", _INTRO, "", "## Targets", "", "| target | goal | measured | met |",
+              "|---|---|---|---|"]  # fmt: skip
     engines = sorted({r.key[0] for r in summary}) or ["sphinx"]
     for engine in engines:
         for target in targets(summary, engine, per_game):
@@ -385,15 +381,12 @@ def write_report(
             if len(engines) > 1:
                 cells[0] = f"{engine}: {cells[0]}"
             lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "## By engine, language and noise (all games)", ""]
-    lines += table(summary, ["engine", "lang", "noise"])
-    lines += ["", "## By game", ""]
-    lines += table(per_game, ["engine", "game", "lang", "noise"])
-    lines += ["", "## By kind of utterance", ""]
-    lines += table(per_kind, ["engine", "game", "lang", "noise", "kind"])
-    lines += ["", "## By voice", ""]
-    lines += table(per_voice, ["engine", "game", "lang", "voice", "noise"])
-    lines += ["", "## What limits it", ""]
+    return lines
+
+
+def _findings(heard: Sequence[Heard], played: Sequence[Played], meta: dict[str, Any]) -> list[str]:
+    """What limits it, the wrong moves, the misrecognitions and the compute."""
+    lines = ["", "## What limits it", ""]
     lines += [
         "Measured, per table: where the commands that were not understood went, and what "
         "the utterances per move are made of (a confirmation question costs the answer; a "
@@ -410,6 +403,31 @@ def write_report(
             lines += ["", f"## Most frequent misrecognitions ({lang})", ""] + found
     if "realtime" in meta:
         lines += ["", "## Compute", "", meta["realtime"]]
+    return lines
+
+
+def write_report(
+    out_dir: Path,
+    heard: Sequence[Heard],
+    played: Sequence[Played],
+    meta: dict[str, Any],
+) -> dict[str, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = _write_results(out_dir, heard, played, meta)
+    summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition))
+    per_game = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.condition))
+    per_voice = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.voice, x.condition))
+    per_kind = aggregate(heard, [], lambda x: (x.engine, x.game, x.lang, x.condition, x.kind))
+    lines = _head(meta, summary, per_game)
+    lines += ["", "## By engine, language and noise (all games)", ""]
+    lines += table(summary, ["engine", "lang", "noise"])
+    lines += ["", "## By game", ""]
+    lines += table(per_game, ["engine", "game", "lang", "noise"])
+    lines += ["", "## By kind of utterance", ""]
+    lines += table(per_kind, ["engine", "game", "lang", "noise", "kind"])
+    lines += ["", "## By voice", ""]
+    lines += table(per_voice, ["engine", "game", "lang", "voice", "noise"])
+    lines += _findings(heard, played, meta)
     report = out_dir / "report.md"
     report.write_text("\n".join(lines) + "\n", encoding="utf-8")
     paths = {"report": report, "results": results}

@@ -22,7 +22,7 @@ wall time is the same).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -253,17 +253,7 @@ def recognition_pass(
         said = item.text if item.kind == "table_talk" else table.addressed(item.text)
         clip = audio.synthesise(said, voice, cache_dir)
         results, speech_start, _ = table.say(clip)
-        answer: Decided | None = None
-        for decided in results:
-            if answer is None and Table._after(decided, speech_start):
-                answer = decided
-                continue
-            # an utterance of its own (noise, or a sentence cut in two)
-            if decided.transcript.text:
-                table.stats.noise_utterances += 1
-                verdict = _decide(policy, decided.transcript, moment, is_move)
-                if verdict.decision in (Decision.ACT, Decision.CONFIRM):
-                    table.stats.noise_accepted += 1
+        answer = _answer(table, results, speech_start, policy, moment, is_move)
         heard, meaning, confidence, decision, latency = "", None, 0.0, "none", None
         intent_name = None
         details: dict[str, Any] = {}
@@ -303,6 +293,29 @@ def recognition_pass(
             )
         )
     return out
+
+
+def _answer(
+    table: Table,
+    results: Sequence[Decided],
+    speech_start: float,
+    policy: PlayPolicy,
+    moment: Moment,
+    is_move: Callable[..., bool],
+) -> Decided | None:
+    """The first utterance after the speech began is the answer; the others are
+    utterances of their own (noise, or a sentence cut in two), counted as noise."""
+    answer: Decided | None = None
+    for decided in results:
+        if answer is None and Table._after(decided, speech_start):
+            answer = decided
+            continue
+        if decided.transcript.text:
+            table.stats.noise_utterances += 1
+            verdict = _decide(policy, decided.transcript, moment, is_move)
+            if verdict.decision in (Decision.ACT, Decision.CONFIRM):
+                table.stats.noise_accepted += 1
+    return answer
 
 
 def _plain_details(details: dict[str, Any]) -> dict[str, Any]:
@@ -346,16 +359,70 @@ def play_pass(
     cache_dir: Any,
     moves_limit: int | None = None,
 ) -> list[Played]:
+    data = corpus_data(game.lang)
+    recorder = RecordingOutput()
+    session = _session(game, recorder, table, [])
+    planned = _planned_moves(game, data)[:moves_limit]
+    out: list[Played] = []
+    answers = {"yes": list(data["yes"]), "no": list(data["no"])}
+    spoken = 0
+    for key, intended, texts in planned:
+        result = Played(labels["engine"], labels["lang"], voice.label, table.condition.label, key)
+        result.game = labels.get("game", result.game)
+        shown = session.game.snapshot().get("number")
+        while not result.done and result.utterances < MAX_ATTEMPTS * 2:
+            if session.paused:  # a misheard "pause": the table types "continue"
+                session.hear({"de": "weiter", "en": "continue"}[game.lang])
+            awaiting = session.awaiting
+            if awaiting is None and result.utterances >= MAX_ATTEMPTS:
+                break
+            if awaiting is not None:  # answer the question truthfully, by voice
+                kind, proposed = awaiting
+                right = (
+                    kind == "move"
+                    and proposed is not None
+                    and _same_move(proposed.to_json(), intended, shown)
+                )
+                pool = answers["yes" if right else "no"]
+                text = pool[spoken % len(pool)]
+            else:
+                text = texts[result.utterances % len(texts)]
+            spoken += 1
+            before = len(session.actions)
+            _say_once(session, table, text, voice, cache_dir, recorder, result)
+            if len(session.actions) > before:
+                applied = session.actions[-1]
+                if _same_move(applied.to_json(), intended, shown):
+                    result.done = True
+                else:
+                    result.wrong_applied += 1
+                    _note_wrong(result, text, awaiting, applied)
+                    # the table notices and takes it back (typed, not counted as speech)
+                    session = _session(game, recorder, table, session.actions[:-1])
+        if not result.done:  # the player gives up on speech and types the move
+            _type_move(session, game.lang, texts[0], intended, shown, key)
+        out.append(result)
+        if session.finished:
+            break
+    return out
+
+
+def _session(game: ReferenceGame, recorder: RecordingOutput, table: Table,
+             actions: list[Action]) -> Any:  # fmt: skip
+    """A session of the reference game after ``actions`` (resumed if there are any),
+    listening with the table's recogniser."""
     from voice.bench.corpus import GAME
     from voice.session.adapters import adapter_for
     from voice.session.session import Session
 
-    data = corpus_data(game.lang)
-    recorder = RecordingOutput()
-    session = Session(adapter_for(GAME), game.lang, game.setup(), recorder)
-    session.start()
-    _listens_with(session, table.recogniser)
-    planned: list[tuple[str, Action, list[str]]] = [
+    session = Session(adapter_for(GAME), game.lang, game.setup(), recorder, actions=actions)
+    session.start(resumed=bool(actions))
+    return _listens_with(session, table.recogniser)
+
+
+def _planned_moves(game: ReferenceGame, data: Mapping[str, Any]) -> list[Planned]:
+    """The reference game's moves and the ways the player says each, in turn."""
+    planned: list[Planned] = [
         (
             "first",
             Action("first", {"player": game.youngest}),
@@ -369,64 +436,22 @@ def play_pass(
             for k in range(len(moves))
         ]
         planned.append((f"turn{number}", Action("place", {"colour": colour}), texts))
-    if moves_limit is not None:
-        planned = planned[:moves_limit]
-    out: list[Played] = []
-    answers = {"yes": list(data["yes"]), "no": list(data["no"])}
-    spoken = 0
-    for key, intended, texts in planned:
-        result = Played(labels["engine"], labels["lang"], voice.label, table.condition.label, key)
-        result.game = labels.get("game", result.game)
-        number = session.game.snapshot().get("number")
-        while not result.done and result.utterances < MAX_ATTEMPTS * 2:
-            if session.paused:  # a misheard "pause": the table types "continue"
-                session.hear({"de": "weiter", "en": "continue"}[game.lang])
-            awaiting = session.awaiting
-            if awaiting is None and result.utterances >= MAX_ATTEMPTS:
-                break
-            if awaiting is not None:  # answer the question truthfully, by voice
-                kind, proposed = awaiting
-                right = (
-                    kind == "move"
-                    and proposed is not None
-                    and _same_move(proposed.to_json(), intended, number)
-                )
-                pool = answers["yes" if right else "no"]
-                text = pool[spoken % len(pool)]
-            else:
-                text = texts[result.utterances % len(texts)]
-            spoken += 1
-            before = len(session.actions)
-            _say_once(session, table, text, voice, cache_dir, recorder, result)
-            if len(session.actions) > before:
-                applied = session.actions[-1]
-                if _same_move(applied.to_json(), intended, number):
-                    result.done = True
-                else:
-                    result.wrong_applied += 1
-                    _note_wrong(result, text, awaiting, applied)
-                    # the table notices and takes it back (typed, not counted as speech)
-                    session = Session(
-                        adapter_for(GAME),
-                        game.lang,
-                        game.setup(),
-                        recorder,
-                        actions=session.actions[:-1],
-                    )
-                    session.start(resumed=True)
-                    _listens_with(session, table.recogniser)
-        if not result.done:  # the player gives up on speech and types the move
-            if session.awaiting is not None:
-                session.hear({"de": "nein", "en": "no"}[game.lang])
-            session.hear(texts[0])
-            if not session.actions or not _same_move(
-                session.actions[-1].to_json(), intended, number
-            ):  # pragma: no cover - typed moves of the reference game always fit
-                raise RuntimeError(f"the reference game went off course at {key}")
-        out.append(result)
-        if session.finished:
-            break
-    return out
+    return planned
+
+
+def _type_move(session: Any, lang: str, text: str, intended: Action, shown: Any,
+               key: str) -> None:  # fmt: skip
+    """The player gives up on speech and types the move (saying no to a question first)."""
+    if session.awaiting is not None:
+        session.hear({"de": "nein", "en": "no"}[lang])
+    session.hear(text)
+    if not session.actions or not _same_move(
+        session.actions[-1].to_json(), intended, shown
+    ):  # pragma: no cover - typed moves of the reference game always fit
+        raise RuntimeError(f"the reference game went off course at {key}")
+
+
+Planned = tuple[str, Action, list[str]]
 
 
 def _same_move(action: dict[str, Any] | None, intended: Action, number: int | None) -> bool:

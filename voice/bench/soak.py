@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import voice.cli.main as cli
 from voice.bench.crash import GOLDEN, Scenario, read_scenario
@@ -41,7 +40,7 @@ from voice.session.loops import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
-NOISE = {
+NOISE: dict[str, dict[str, Any]] = {
     "de": {
         "questions": ["wer ist dran", "Punktestand", "Hilfe", "wiederhole", "was kann ich sagen"],
         "talk": [
@@ -182,11 +181,10 @@ def _play(
     argv = [*scenario.argv, "--save", str(save), "--script", str(script), "--json"]
     with (
         open(os.devnull, "w", encoding="utf-8") as sink,
-        mock.patch.object(cli, "run_script", driver),
         contextlib.redirect_stdout(sink),
         contextlib.redirect_stderr(sink),
     ):
-        code = cli.main(argv)
+        code = cli.main(argv, run_lines=driver)
     if code != 0:
         raise RuntimeError(f"{scenario.name}: exit code {code}")
     return over[-1] if over else None
@@ -263,7 +261,7 @@ def soak(
     return result
 
 
-def blocks(result: Soak, size: int) -> list[dict[str, float]]:
+def blocks(result: Soak, size: int) -> list[dict[str, Any]]:
     """Timing per block of ``size`` utterances."""
     out = []
     for start in range(0, len(result.wall) - size + 1, size):
@@ -282,45 +280,10 @@ def blocks(result: Soak, size: int) -> list[dict[str, float]]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--utterances", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
-    args = parser.parse_args()
-    start = time.perf_counter()
-    rss_process_start = rss_kb()
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
-        os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "config")
-        games = golden_games(Path(tmp))
-        result = soak(args.utterances, args.seed, Path(tmp), games)
-    per_block = blocks(result, 1000)
-    n = len(games)
-    rounds = [result.game_ends[r * n : (r + 1) * n] for r in range(len(result.game_ends) // n)]
-    first, last = per_block[0], per_block[-1]
-    rss = result.rss_after
-    summary = {
-        "command": "python -m voice.bench.soak " + " ".join(sys.argv[1:]),
-        "utterances": len(result.wall),
-        "clock_lines": result.clock_lines,
-        "games": result.games,
-        "games_ending_as_golden": result.games - len(result.problems),
-        "problems": result.problems,
-        "rss_kb_process_start": rss_process_start,
-        "rss_kb_start": rss[0],
-        "rss_kb_after_first_round": rss.get(-1),
-        "rss_kb_end": rss[max(rss)],
-        # The same moment of every round (after its last game), and the lowest reading
-        # after any game of the round: readings in the middle of a game depend on the game.
-        "rss_kb_after_each_round": [round_[-1][1] for round_ in rounds],
-        "rss_kb_lowest_in_each_round": [min(r for _, r in round_) for round_ in rounds],
-        "last_to_first_block_cpu": round(last["cpu_s"] / first["cpu_s"], 3),
-        "last_to_first_block_median": round(last["median_ms"] / first["median_ms"], 3),
-        "blocks": per_block,
-        "seconds": round(time.perf_counter() - start, 1),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
-    }
+def _report(summary: dict[str, Any], rss: dict[int, int], rss_process_start: int,
+            n: int) -> list[str]:  # fmt: skip
+    """soak.md: what was played, memory over the rounds, time per block of utterances."""
+    per_block = summary["blocks"]
     lines = [
         "# Soak: game after game in one process",
         "",
@@ -349,6 +312,52 @@ def main() -> None:
         f"{b['p95_ms']} | {b['rss_kb_after'] / 1024:.1f} |"
         for b in per_block
     ]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--utterances", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
+    parser.add_argument(
+        "--game", action="append", help="only this golden game (farben/five-players-de)"
+    )
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    rss_process_start = rss_kb()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
+        os.environ["XDG_CONFIG_HOME"] = str(Path(tmp) / "config")
+        games = golden_games(Path(tmp), args.game)
+        result = soak(args.utterances, args.seed, Path(tmp), games)
+    per_block = blocks(result, min(1000, args.utterances))
+    n = len(games)
+    rounds = [result.game_ends[r * n : (r + 1) * n] for r in range(len(result.game_ends) // n)]
+    first, last = per_block[0], per_block[-1]
+    rss = result.rss_after
+    summary: dict[str, Any] = {
+        "command": "python -m voice.bench.soak " + " ".join(sys.argv[1:] if argv is None else argv),
+        "utterances": len(result.wall),
+        "clock_lines": result.clock_lines,
+        "games": result.games,
+        "games_ending_as_golden": result.games - len(result.problems),
+        "problems": result.problems,
+        "rss_kb_process_start": rss_process_start,
+        "rss_kb_start": rss[0],
+        "rss_kb_after_first_round": rss.get(-1),
+        "rss_kb_end": rss[max(rss)],
+        # The same moment of every round (after its last game), and the lowest reading
+        # after any game of the round: readings in the middle of a game depend on the game.
+        "rss_kb_after_each_round": [round_[-1][1] for round_ in rounds],
+        "rss_kb_lowest_in_each_round": [min(r for _, r in round_) for round_ in rounds],
+        "last_to_first_block_cpu": round(last["cpu_s"] / first["cpu_s"], 3),
+        "last_to_first_block_median": round(last["median_ms"] / first["median_ms"], 3),
+        "blocks": per_block,
+        "seconds": round(time.perf_counter() - start, 1),
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count()},
+    }
+    lines = _report(summary, rss, rss_process_start, n)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "soak.json").write_text(json.dumps(summary, indent=2) + "\n")
     (args.out / "soak.md").write_text("\n".join(lines) + "\n")

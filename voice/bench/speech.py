@@ -6,7 +6,7 @@ import contextlib
 import datetime as _dt
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -234,6 +234,47 @@ def parse_voice(spec: str) -> Voice:
     return Voice(name, int(speed))
 
 
+@dataclass
+class _Totals:
+    """What the tables measured, summed: audio heard, compute, per front end, cleaning,
+    and the utterances of their own (noise) and those taken as a command."""
+
+    audio: float = 0.0
+    compute: float = 0.0
+    by_front: dict[str, list[float]] = field(default_factory=dict)
+    cleaning: float = 0.0
+    noise_utterances: int = 0
+    noise_accepted: int = 0
+
+    def add(self, front_end: str, stats: Mapping[str, float]) -> None:
+        self.audio += stats["audio"]
+        self.compute += stats["compute"]
+        front = self.by_front.setdefault(front_end, [0.0, 0.0])
+        front[0] += stats["audio"]
+        front[1] += stats["compute"]
+        self.cleaning += stats["front"]
+        self.noise_utterances += int(stats["noise_utterances"])
+        self.noise_accepted += int(stats["noise_accepted"])
+
+    def realtime(self) -> str:
+        return (
+            f"{self.audio:.0f} s of audio took {self.compute:.0f} s to recognise "
+            f"(real-time factor {self.compute / max(self.audio, 1e-9):.3f}, both passes, "
+            f"grammar switching included). Utterances of their own (noise, sentences "
+            f"cut in two): {self.noise_utterances}, of which the policy would have taken "
+            f"{self.noise_accepted} as a command."
+            + "".join(
+                f" Front end {label}: real-time factor {c / max(a, 1e-9):.4f}."
+                for label, (a, c) in sorted(self.by_front.items())
+            )
+            + (
+                f" Of the compute, cleaning the audio took {self.cleaning:.1f} s "
+                f"({100 * self.cleaning / max(self.compute - self.cleaning, 1e-9):.1f}% on "
+                "top of the recogniser)."
+            )
+        )
+
+
 def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dict[str, Path]:
     started = time.perf_counter()
     load_before = _load()
@@ -241,10 +282,7 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
     note(f"{len(todo)} tables to run ({options.jobs} at a time)")
     heard: list[Heard] = []
     played: list[Played] = []
-    audio_seconds = compute = 0.0
-    noise_utterances = noise_accepted = 0
-    by_front: dict[str, list[float]] = {}
-    cleaning = 0.0
+    totals = _Totals()
     try:
         with contextlib.ExitStack() as stack:
             mapper: Any = map
@@ -253,19 +291,20 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
             for job, (h, p, s) in zip(todo, mapper(run_table, todo), strict=True):
                 heard += h
                 played += p
-                audio_seconds += s["audio"]
-                compute += s["compute"]
-                front = by_front.setdefault(job.front_end.label, [0.0, 0.0])
-                front[0] += s["audio"]
-                front[1] += s["compute"]
-                cleaning += s["front"]
-                noise_utterances += int(s["noise_utterances"])
-                noise_accepted += int(s["noise_accepted"])
+                totals.add(job.front_end.label, s)
                 note(_progress(job, h, p))
     except RecogniserError as exc:
         raise BenchError(str(exc)) from exc
     elapsed = time.perf_counter() - started
-    meta: dict[str, Any] = {
+    meta = _meta(options, todo, elapsed, load_before)
+    meta["realtime"] = totals.realtime()
+    return write_report(options.out, heard, played, meta)
+
+
+def _meta(options: BenchOptions, todo: Sequence[_Job], elapsed: float,
+          load_before: Any) -> dict[str, Any]:  # fmt: skip
+    """The facts of the run the report starts with."""
+    return {
         "command": options.command,
         "date": _dt.datetime.now().isoformat(timespec="seconds"),
         "engines": ", ".join(options.engines),
@@ -286,24 +325,7 @@ def run_bench(options: BenchOptions, note: Callable[[str], None] = print) -> dic
         "seconds": round(elapsed),
         "machine": f"{os.cpu_count()} cores, shared; load average {load_before} at the "
         f"start, {_load()} at the end (compute is counted as CPU time, see README)",
-        "realtime": (
-            f"{audio_seconds:.0f} s of audio took {compute:.0f} s to recognise "
-            f"(real-time factor {compute / max(audio_seconds, 1e-9):.3f}, both passes, "
-            f"grammar switching included). Utterances of their own (noise, sentences "
-            f"cut in two): {noise_utterances}, of which the policy would have taken "
-            f"{noise_accepted} as a command."
-            + "".join(
-                f" Front end {label}: real-time factor {c / max(a, 1e-9):.4f}."
-                for label, (a, c) in sorted(by_front.items())
-            )
-            + (
-                f" Of the compute, cleaning the audio took {cleaning:.1f} s "
-                f"({100 * cleaning / max(compute - cleaning, 1e-9):.1f}% on top of the "
-                "recogniser)."
-            )
-        ),
     }
-    return write_report(options.out, heard, played, meta)
 
 
 def _progress(job: _Job, heard: Sequence[Heard], played: Sequence[Played]) -> str:

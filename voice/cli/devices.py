@@ -17,12 +17,12 @@ from voice.input.audio import (
     AudioError,
     Microphone,
     microphone_problem,
-    output_problem,
     reopen_microphone,
 )
 from voice.input.clock import RealClock
 from voice.input.lines import LineReader
 from voice.output.messages import console_text
+from voice.output.playback import output_problem
 from voice.output.sinks import MultiOutput, Output
 from voice.output.tts import SpeechOutput, tts_problem
 from voice.recognition.engines import Recogniser, RecogniserError, open_recogniser

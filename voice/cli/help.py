@@ -73,9 +73,9 @@ def localise(
                 "default": _shown(action.default),
                 "choices": _shown(action.choices),
             }
-            key = next((k for k in help_keys(path, action.dest) if has_console_text(k)), None)
-            if key is not None:
-                action.help = _text(key, values)
+            found = next((k for k in help_keys(path, action.dest) if has_console_text(k)), None)
+            if found is not None:
+                action.help = _text(found, values)
         shown = action.metavar
         if shown is None and not isinstance(action, argparse._SubParsersAction):
             if action.choices is None and action.nargs != 0:

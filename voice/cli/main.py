@@ -14,13 +14,13 @@ import json
 import shutil
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from games.assistant import ASSISTANT_GAMES
 from games.data import DataError
 from games.engine import Setup, SetupError
-from games.seat import GAMES as ASSISTANT_GAMES
 from games.seat import LEVELS as ASSISTANT_LEVELS
 from games.seat import seat_players
 from voice.cli.cards_pdf import add_cards_pdf_options, write_cards_pdf
@@ -69,7 +69,8 @@ from voice.session.journal import (
 from voice.session.loops import run_keyboard, run_script
 from voice.session.session import Session
 from voice.session.settings import last_save, load_settings, remember_save
-from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError, normalize
+from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError
+from words.text import normalize
 
 
 # --- parser --------------------------------------------------------------------------
@@ -77,7 +78,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so main() decides the exit code, and says
     a wrong value in the console's language (names the option, the value, what fits)."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         raise UsageError(console_text("usage_hint", message=message, prog=self.prog))
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
@@ -170,17 +171,8 @@ def build_parser(extra: Sequence[Command] = ()) -> argparse.ArgumentParser:
 
 def _help_blanks() -> dict[str, Any]:
     """The numbers and names the help texts name (from the code that checks them)."""
-    from games.farben import TIME_LIMIT_RANGE
-    from games.pantone import DEFAULT_TARGET
-
-    return {
-        "rate_low": MIN_RATE,
-        "rate_high": MAX_RATE,
-        "time_low": TIME_LIMIT_RANGE[0],
-        "time_high": TIME_LIMIT_RANGE[1],
-        "target": DEFAULT_TARGET,
-        "games": ", ".join(ADAPTERS),
-    }
+    limits = {k: v for a in ADAPTERS.values() for k, v in a.engine.setup_limits.items()}
+    return {"rate_low": MIN_RATE, "rate_high": MAX_RATE, **limits, "games": ", ".join(ADAPTERS)}
 
 
 def _add_game_options(p: argparse.ArgumentParser, default_lang: str) -> None:
@@ -501,7 +493,7 @@ def _run(
         if script is not None:
             clock = VirtualClock()
             session.start(resumed, dropped_tail)
-            run_script(session, script, clock)
+            args.run_lines(session, script, clock)
         else:
             clock_real = RealClock()
             session.clock = clock_real.now
@@ -665,20 +657,31 @@ def _guess_language(argv: list[str]) -> str | None:
     return None
 
 
-def main(argv: list[str] | None = None, extra: Sequence[Command] = ()) -> int:
+ScriptRunner = Callable[[Session, Sequence[str], VirtualClock], None]
+"""What feeds a ``--script``'s lines to the started session (:func:`run_script`)."""
+
+
+def main(
+    argv: list[str] | None = None,
+    extra: Sequence[Command] = (),
+    run_lines: ScriptRunner = run_script,
+) -> int:
+    """The command line. ``run_lines``: the benchmarks drive a scripted game line by line
+    themselves (timing, killing) with everything else as the user runs it."""
     before = console_language()
     try:
-        return _main(argv, extra)
+        return _main(argv, extra, run_lines)
     finally:  # (run in-process by tests: leave no language behind)
         set_console_language(before)
 
 
-def _main(argv: list[str] | None, extra: Sequence[Command]) -> int:
+def _main(argv: list[str] | None, extra: Sequence[Command], run_lines: ScriptRunner) -> int:
     raw = list(sys.argv[1:] if argv is None else argv)
     set_console_language(_guess_language(raw) or _system_language())
     install_argparse_translation()
     try:
         args = build_parser(extra).parse_args(argv)
+        args.run_lines = run_lines
         _check_text(args)
         handlers = {**COMMANDS, **{command.name: command.run for command in extra}}
         return handlers[args.command](args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from voice.errors import UsageError
 from voice.output.messages import console_text
-from voice.understanding.grammar import normalize
+from words.text import normalize
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 """Exit codes: done, a file/device/model problem, a command line that cannot work, Ctrl-C."""

@@ -1,22 +1,19 @@
-"""Audio in and out: the microphone (sounddevice), WAV files, playback.
+"""Audio in: the microphone (sounddevice), WAV files (playback is voice.output.playback).
 
 Everything that reaches a recogniser is 16 kHz, mono, signed 16-bit little-endian
 (:data:`SAMPLE_RATE`). WAV files of other rates, widths and channel counts
 are converted; what cannot be converted is refused with a message that says how to fix
 the file. sounddevice (PortAudio) is imported only when a device is really wanted, so
-script runs and tests without audio never touch it.
+script runs and tests without audio never touch it (:mod:`voice.sound`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import queue
 import struct
-import threading
 import time
-import wave
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +21,9 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from games.errors import FarbspielError
+from voice.sound import AudioError as AudioError  # the microphone's errors too
+from voice.sound import default_device, quiet_stderr, sounddevice_module
+from voice.sound import rescan_devices as rescan_devices  # before reopening the microphone
 
 SAMPLE_RATE = 16_000
 """Sample rate of all audio farbspiel hears (16 kHz mono int16)."""
@@ -42,10 +41,6 @@ SILENT_MICROPHONE_SECONDS = 3.0
 """A running microphone that delivers nothing for this long has gone away."""
 
 
-class AudioError(FarbspielError, RuntimeError):
-    """A device or file cannot be used; the message says what to do."""
-
-    default_key = "audio"
 
 
 @dataclass(frozen=True)
@@ -72,7 +67,8 @@ def _lowpass(cutoff: float, taps: int = 63) -> np.ndarray:
     """A windowed-sinc low-pass filter; ``cutoff`` as a fraction of the sample rate."""
     n = np.arange(taps) - (taps - 1) / 2
     h = 2 * cutoff * np.sinc(2 * cutoff * n) * np.hamming(taps)
-    return h / h.sum()
+    normalised: np.ndarray = h / h.sum()
+    return normalised
 
 
 class StreamResampler:
@@ -89,14 +85,15 @@ class StreamResampler:
         self.src_rate, self.dst_rate = src_rate, dst_rate
         self.step = src_rate / dst_rate
         self.taps = _lowpass(0.5 * min(src_rate, dst_rate) / src_rate * 0.92)
-        self.history = np.zeros(len(self.taps) - 1)
+        self.history: np.ndarray = np.zeros(len(self.taps) - 1)
         self.next_t = 0.0  # time of the next output sample, in input samples since start
         self.seen = 0  # filtered input samples so far
         self.last = 0.0  # the last filtered sample (interpolation across chunk borders)
 
     def process(self, samples: np.ndarray) -> np.ndarray:
         if self.src_rate == self.dst_rate:
-            return samples.astype(np.float64)
+            same: np.ndarray = samples.astype(np.float64)
+            return same
         if len(samples) == 0:
             return np.zeros(0)
         buffer = np.concatenate([self.history, samples.astype(np.float64)])
@@ -106,12 +103,13 @@ class StreamResampler:
         xs_start = self.seen - 1
         values = np.concatenate([[self.last], filtered])
         end = self.seen + len(filtered) - 1
+        times: np.ndarray
         if self.next_t > end:
             times = np.zeros(0)
         else:
             count = int(np.floor((end - self.next_t) / self.step)) + 1
             times = self.next_t + self.step * np.arange(count)
-        out = np.interp(times, xs_start + np.arange(len(values)), values)
+        out: np.ndarray = np.interp(times, xs_start + np.arange(len(values)), values)
         if len(times):
             self.next_t = float(times[-1] + self.step)
         self.seen += len(filtered)
@@ -120,7 +118,8 @@ class StreamResampler:
 
 
 def to_int16_bytes(samples: np.ndarray) -> bytes:
-    return np.clip(np.rint(samples), -32768, 32767).astype("<i2").tobytes()
+    data: bytes = np.clip(np.rint(samples), -32768, 32767).astype("<i2").tobytes()
+    return data
 
 
 _PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
@@ -329,83 +328,23 @@ def chunks(data: bytes, seconds: float = 0.1) -> Iterator[bytes]:
         yield data[start : start + size]
 
 
-# --- devices -------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence what C libraries write to stderr (ALSA lists every card it cannot find
-    while PortAudio starts); our own messages say what matters."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as devnull:
-            os.dup2(devnull.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
-def _sounddevice() -> Any:
-    """The sounddevice module, or :class:`AudioError` if PortAudio is missing."""
-    try:
-        with _quiet_stderr():
-            import sounddevice
-    except OSError:
-        raise AudioError(key="portaudio_missing") from None
-    return sounddevice
-
-
-def rescan_devices() -> None:
-    """Let PortAudio look for devices again (it lists them only when it starts)."""
-    sd = _sounddevice()
-    try:
-        with _quiet_stderr():
-            sd._terminate()
-            sd._initialize()
-    except Exception as exc:  # noqa: BLE001 - PortAudio raises its own kinds
-        log.warning("could not rescan audio devices: %s", exc)
-
-
-def _default_device(kind: str) -> dict[str, Any]:
-    sd = _sounddevice()
-    try:
-        device = sd.query_devices(kind=kind)
-    except Exception:  # noqa: BLE001 - PortAudioError or ValueError when there is none
-        device = None
-    if not device:
-        raise AudioError(key="no_microphone_found" if kind == "input" else "no_output_found")
-    return dict(device)
 
 
 def microphone_problem() -> AudioError | None:
     """Why the microphone cannot be used, or ``None`` if it can."""
     try:
-        device = _default_device("input")
+        device = default_device("input")
         _input_rate(device)
     except AudioError as exc:
         return exc
     return None
 
 
-def output_problem() -> AudioError | None:
-    """Why sound cannot be played, or ``None`` if it can."""
-    try:
-        device = _default_device("output")
-        sd = _sounddevice()
-        sd.check_output_settings(samplerate=device["default_samplerate"], channels=1, dtype="int16")
-    except AudioError as exc:
-        return exc
-    except Exception as exc:  # noqa: BLE001
-        return AudioError(key="output_broken", detail=str(exc))
-    return None
 
 
 def _input_rate(device: dict[str, Any]) -> int:
     """16 kHz if the device takes it, else its own rate (resampled by us)."""
-    sd = _sounddevice()
+    sd = sounddevice_module()
     for rate in (SAMPLE_RATE, int(device["default_samplerate"])):
         try:
             sd.check_input_settings(samplerate=rate, channels=1, dtype="int16")
@@ -434,8 +373,8 @@ class Microphone:
         self.overflows = 0
 
     def start(self) -> None:
-        sd = _sounddevice()
-        device = _default_device("input")
+        sd = sounddevice_module()
+        device = default_device("input")
         self._rate = _input_rate(device)
         if self._rate != SAMPLE_RATE:
             self._resampler = StreamResampler(self._rate, SAMPLE_RATE)
@@ -512,7 +451,7 @@ def reopen_microphone() -> Microphone:
     is closed). ALSA's complaints about the missing device are kept off the terminal.
     Raises :class:`AudioError` while there is no microphone.
     """
-    with _quiet_stderr():
+    with quiet_stderr():
         rescan_devices()
         problem = microphone_problem()
         if problem is not None:
@@ -522,58 +461,3 @@ def reopen_microphone() -> Microphone:
     return microphone
 
 
-PLAY_MARGIN = 5.0
-"""Seconds beyond its length that playing a sound may take (opening a PulseAudio stream
-takes up to a second and a half) before the output counts as hung."""
-
-
-def play_wav(path: Path, margin: float = PLAY_MARGIN) -> None:
-    """Play a WAV file on the default output; returns when it has been played.
-
-    Raises :class:`AudioError` if it cannot be played, if the output went away while it
-    played (the end was not heard), or if the output does not finish within the sound's
-    length plus ``margin`` (a hung audio server must not stop the game).
-    """
-    sd = _sounddevice()
-    try:
-        with wave.open(str(path), "rb") as wav:
-            rate, width, channels = wav.getframerate(), wav.getsampwidth(), wav.getnchannels()
-            raw = wav.readframes(wav.getnframes())
-    except (OSError, wave.Error, EOFError) as exc:
-        raise AudioError(key="speech_file_unreadable", path=path, detail=str(exc)) from None
-    if width != 2:
-        raise AudioError(key="speech_file_not_16_bit", path=path)
-    samples = np.frombuffer(raw, "<i2").reshape(-1, channels)
-    played = 0
-    finished = threading.Event()
-
-    def callback(outdata: Any, frames: int, time_info: Any, status: Any) -> None:
-        nonlocal played
-        part = samples[played : played + frames]
-        outdata[: len(part)] = part
-        outdata[len(part) :] = 0
-        played += len(part)
-        if played >= len(samples):
-            raise sd.CallbackStop
-
-    try:
-        stream = sd.OutputStream(
-            samplerate=rate,
-            channels=channels,
-            dtype="int16",
-            callback=callback,
-            finished_callback=finished.set,
-        )
-        stream.start()
-    except Exception as exc:  # noqa: BLE001 - PortAudioError and friends
-        raise AudioError(key="speech_not_played", detail=str(exc)) from None
-    if not finished.wait(len(samples) / rate + margin):
-        # Stopping a stream on a hung server may hang too: leave that to a thread.
-        threading.Thread(target=stream.abort, daemon=True).start()
-        raise AudioError(key="output_hangs")
-    try:
-        stream.close()
-    except Exception as exc:  # noqa: BLE001
-        log.warning("closing the audio output: %s", exc)
-    if played < len(samples):
-        raise AudioError(key="output_gone")

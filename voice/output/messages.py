@@ -93,10 +93,10 @@ def choose_plural(lang: str, number: Any, spec: str) -> str:
     """``one=# Karte|other=# Karten`` → the form for ``number`` (``#`` → the number)."""
     forms: dict[str, str] = {}
     for part in spec.split("|"):
-        category, sep, text = part.partition("=")
+        category, sep, form = part.partition("=")
         if not sep:
             raise MessageError(f"plural form {part!r} lacks '=' (write one=...|other=...)")
-        forms[category.strip()] = text
+        forms[category.strip()] = form
     text = forms.get(str(number))
     if text is None:
         text = forms.get(plural_category(lang, number), forms.get("other"))
@@ -277,9 +277,10 @@ def _console_messages(lang: str) -> Messages:
     return Messages(lang, "cli", {})
 
 
-def console_text(key: str, lang: str | None = None, **params: Any) -> str:
+def console_text(key: str, /, lang: str | None = None, **params: Any) -> str:
     """A console line or error message from ``voice/output/prompts/<lang>/cli.yaml``; a
-    blank holding an error or notice is said in the same language (:func:`explain`)."""
+    blank holding an error or notice is said in the same language (:func:`explain`).
+    ``key`` is positional-only, so a message may have a blank called ``{key}``."""
     values = {k: _blank(v, lang) for k, v in params.items()}
     return _console_messages(lang or _console["lang"]).require(key, values)
 

@@ -6,7 +6,7 @@ the last file, a ``runAndWait()`` with nothing queued can hang, and it returns b
 audio is complete. So every utterance is made in a *fresh* child process
 (:mod:`voice.output.tts_worker`, which drives pyttsx3's espeak-ng binding synchronously),
 started ahead of time so its start-up costs nothing when speech is needed; a worker that
-does not answer in time is killed. Playback is ours (:func:`voice.input.audio.play_wav`), so
+does not answer in time is killed. Playback is ours (:func:`voice.output.playback.play_wav`), so
 ``say`` returns only when the words have been played (the half-duplex rule needs that)
 and a missing sound card is noticed: pyttsx3 would call ``aplay`` and ignore its failure.
 """
@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from games.errors import FarbspielError
-from voice.input.audio import AudioError, play_wav
 from voice.output.messages import console_text
+from voice.output.playback import play_wav
 from voice.output.rate import DEFAULT_RATE, clamp_rate
+from voice.sound import AudioError
 
 SYNTH_TIMEOUT = 15.0
 """Seconds a worker may take for one utterance before it is killed."""
@@ -90,7 +91,7 @@ class _Worker:
             raise TtsError(key="tts_too_slow", seconds=round(timeout)) from None
         lines = [line for line in out.splitlines() if line.startswith("{")]
         try:
-            reply = json.loads(lines[-1])
+            reply: dict[str, Any] = json.loads(lines[-1])
         except (IndexError, ValueError):
             if self.proc.returncode is not None and self.proc.returncode < 0:
                 signal = -self.proc.returncode

@@ -88,7 +88,7 @@ class Thresholds:
     """Meaning confidences (0..1) at which the play policy
     (:mod:`voice.understanding.policy`) changes its mind. They belong to an engine: each
     measures confidence on a scale of its own. The defaults are pocketsphinx's, fitted on
-    the benchmark (voice/bench/README.md)."""
+    the benchmark (voice/bench/RESULTS-LOG.md)."""
 
     act: float = 0.97
     """Moves at least this sure are applied at once."""
@@ -153,8 +153,8 @@ class WrappedRecogniser(Recogniser):
     def __init__(self, inner: Recogniser) -> None:
         self.inner = inner
 
-    @property  # type: ignore[override]
-    def thresholds(self) -> Thresholds:
+    @property
+    def thresholds(self) -> Thresholds:  # type: ignore[override]  # read-only: the inner one's
         return self.inner.thresholds
 
     @property

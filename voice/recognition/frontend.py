@@ -14,7 +14,7 @@ in front of its recognisers):
 pocketsphinx alike), so the endpointer and the decoder hear the cleaned stream.
 :class:`SileroSpeech` is a per-frame speech classifier for pocketsphinx's endpointer
 (:mod:`voice.recognition.endpoint`), in place of WebRTC's energy-and-spectrum VAD.
-The defaults are the levels the speech benchmark measured to help (voice/bench/README.md).
+The defaults are the levels the speech benchmark measured to help (voice/bench/RESULTS-LOG.md).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class FrontEndSettings:
     below_snr: int = 0
     """0: noise suppression always works; else only while the room's signal-to-noise
     ratio (estimated from the stream) is below this many dB: in a quiet room the
-    suppressor removes parts of words (measured, voice/bench/README.md)."""
+    suppressor removes parts of words (measured, voice/bench/RESULTS-LOG.md)."""
     keyword: str = ""
     """Push-to-talk by keyword (:mod:`voice.recognition.keyword`): ``""`` off,
     ``"default"`` the language's ("Spielleiter" / "game master"), or the words."""
@@ -92,7 +92,7 @@ class FrontEndSettings:
 
 DEFAULT = FrontEndSettings(noise_suppression=2, suppressor="speex", below_snr=30)
 """What ``play``, ``recognize`` and ``bench`` use unless told otherwise, chosen by the
-benchmark's measurements (voice/bench/README.md): speex noise suppression at level 2
+benchmark's measurements (voice/bench/RESULTS-LOG.md): speex noise suppression at level 2
 (-20 dB) helped most in pink and white noise and babble (WebRTC's level 2 less) and cost
 words in a quiet room, so it works only while the room is noisy; automatic gain and the
 Silero detector did not help on the benchmark's level-matched speech (and Silero costs

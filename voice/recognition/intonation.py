@@ -21,7 +21,7 @@ A question needs both (:data:`RISE_MIN`, :data:`LEVEL_MIN`). Before they are tak
 what is not the player's voice is left out: the room (:data:`BELOW_SPEECH_DB`), other
 voices further away (:data:`STRETCH_PEAK_DB`), stray frames and octave errors
 (:data:`MIN_STRETCH`, :data:`MAX_STEP`, :data:`SPREAD`). Measured with
-``python -m voice.bench.intonation`` (voice/bench/README.md, "Questions by their melody").
+``python -m voice.bench.intonation`` (voice/bench/RESULTS-LOG.md, "Questions by their melody").
 """
 
 from __future__ import annotations

@@ -19,51 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache, lru_cache
-from typing import Any
 
-from games.text import normalize
+from words.numbers import number_words
 
 _DIGITS = re.compile(r"^\d+$")
 _WORD = re.compile(r"^[^\W\d_]+(?:'[^\W\d_]+)*$")  # letters, inner apostrophes ("i'll")
-
-
-@cache
-def _number_engine(lang: str) -> Any:
-    from unicode_rbnf import RbnfEngine
-
-    return RbnfEngine.for_language(lang)
-
-
-@cache
-def number_words(number: int, lang: str) -> tuple[str, ...]:
-    """How ``number`` is said: ``12`` → ``("zwölf",)``, ``21`` → ``("twenty", "one")``."""
-    text = _number_engine(lang).format_number(number).text
-    return tuple(re.sub(r"[\s\-]+", " ", text).strip().lower().split())
-
-
-@cache
-def ordinal_forms(number: int, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """How an ordinal number is said (``2`` → "zweite", "zweiten", … / "second") and how
-    it may be typed besides ("2te", "2." / "2nd"; a full stop is gone after
-    :func:`normalize`, so the bare digits count too)."""
-    from unicode_rbnf import FormatPurpose
-
-    result = _number_engine(lang).format_number(number, purpose=FormatPurpose.ORDINAL)
-    said: list[str] = []
-    for text in [result.text, *result.text_by_ruleset.values()]:
-        words = normalize(text)
-        said.append(words)
-        if lang == "de" and words.startswith("einhundert"):
-            said.append(words.removeprefix("ein"))
-        if lang == "en" and "hundred " in words:
-            said.append(words.replace("hundred ", "hundred and ", 1))
-    if lang == "de":
-        stem = "t" if number % 100 < 20 else "st"  # zweite, zwanzigste
-        typed = [str(number), *(f"{number}{stem}{end}" for end in ("e", "en", "er", "es", "em"))]
-    else:
-        last = number % 10 if number % 100 not in (11, 12, 13) else 0
-        typed = [str(number), f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th') }"]
-    return tuple(dict.fromkeys(said)), tuple(typed)
 
 
 def spoken_words(phrase: str, lang: str) -> list[str]:

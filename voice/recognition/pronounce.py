@@ -231,7 +231,7 @@ en-us: "done" (dˈʌn) was heard as "go on" against D AH N and right against D A
 (ɡɹˈeɪ) as "green" against G R EY and right against G R EH IY. The eɪ inside a word too
 ("game", "again") let table talk in ("stop pushing me" heard as "stop the game"), so only
 a word's last vowel has it. The held-out voice mb-us2 heard as many commands or more
-(voice/bench/README.md, "English in a quiet room")."""
+(voice/bench/RESULTS-LOG.md, "English in a quiet room")."""
 
 
 def _mark_stressed(ipa: str, lang: str) -> tuple[str, dict[str, str]]:
@@ -350,7 +350,7 @@ en-us model: 15 of 16 "…undvierzig" heard as "…undfünfzig" with the word's 
 @cache
 def _number_digits(lang: str) -> dict[str, str]:
     """Number words of ``lang`` that are one word ("sechsundvierzig", "einhundert") → digits."""
-    from voice.recognition.phrase_graph import number_words
+    from words.numbers import number_words
 
     top = NUMBERS_READ_AS_DIGITS.get(lang, 0)
     out: dict[str, str] = {}

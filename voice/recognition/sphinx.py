@@ -61,7 +61,7 @@ LANGUAGES = ("de", "en")
 # Confidence model: a logistic regression on three measures of how well the grammar's best
 # sentence fits the sounds compared with free phones, fitted on the benchmark's synthetic
 # speech (espeak-ng voices de and en-us, mbrola de6 and us2, at 160 words per minute, in a
-# quiet room and in pink noise at 10 dB; see voice/bench/README.md), with "the meaning was
+# quiet room and in pink noise at 10 dB; see voice/bench/RESULTS-LOG.md), with "the meaning was
 # recognised" as the label.
 IN_GRAMMAR_RATIO = 0.107
 """Weight of the acoustic log-likelihood ratio per speech frame (grammar − phone loop)."""
@@ -86,7 +86,7 @@ MIN_ALTERNATIVE = 0.01
 UNEXPLAINED_MAX = 0.3
 """Seconds. In a quiet room, an utterance whose speech the grammar's best path leaves
 this long to silence was something else: a sentence of the grammar explains the
-player's speech with words (measured in voice/bench/README.md)."""
+player's speech with words (measured in voice/bench/RESULTS-LOG.md)."""
 QUIET_ROOM_DB = 30.0
 """Speech this far above the noise floor: a quiet room, where the endpointer's pauses
 are real pauses (in noise, noise after the speech counts as speech)."""
@@ -112,7 +112,7 @@ THRESHOLDS = {
     "en": Thresholds(act=0.95, act_noisy=0.985),
 }
 """The play policy's thresholds per language, measured on the benchmark's recognition
-pass (quiet room and pink 10 dB; voice/bench/README.md, "Thresholds"). English moves
+pass (quiet room and pink 10 dB; voice/bench/RESULTS-LOG.md, "Thresholds"). English moves
 heard at 0.95 or more are applied at once: 40% of them instead of 26% at 0.97 with the
 voices en-us and mb-us2, 27% instead of 18% with en-us+f3 and en-us at 200 words per
 minute (not used to choose it), and of 724 moves one more was wrong (purple heard as
@@ -127,7 +127,7 @@ In a noisy room (``Transcript.noisy``: the speech less than ``QUIET_ROOM_DB`` ov
 floor) English moves are applied at once only from 0.985: at pink 10 dB the confident
 mistakes reach 0.98 ("My guess is Gandalf" heard as "… Mando" at 0.981, "orange" as "ball
 orange" at 0.956, and in a play pass "I take pink" as "… green" at 0.968, applied), none
-of 181 moves of two runs at 0.985 or more (voice/bench/README.md)."""
+of 181 moves of two runs at 0.985 or more (voice/bench/RESULTS-LOG.md)."""
 TAKING_BACK = {
     "de": frozenset({"nee", "nein", "nicht", "lieber", "doch", "besser", "und", "oder"}),
     "en": frozenset({"no", "nope", "nah", "not", "rather", "better", "maybe", "and", "or"}),
@@ -150,7 +150,7 @@ than the free phone loop and so like table talk); ``bestpath`` off: the best pat
 Viterbi path, scored like the phone loop's (the n-best list still comes from the lattice);
 ``beam`` 1e-54 instead of 1e-48: a name decoded as one long word ("mister potato head")
 was pruned inside the word in favour of a shorter name and silence ("my guess is easter
-bunny"; Pantone en quiet 93.3% → 96.0%, 8% more compute, measured in voice/bench/README.md).
+bunny"; Pantone en quiet 93.3% → 96.0%, 8% more compute, measured in voice/bench/RESULTS-LOG.md).
 The phone loop keeps pocketsphinx's beam (the same confidences, measured, for less)."""
 
 
@@ -183,8 +183,8 @@ def _phrase_graph(
     phrase_of: dict[str, str] = {}
     for phrase, words in zip(phrases, spoken, strict=True):
         phrase_of.setdefault(" ".join(words), phrase)
-    words = frozenset(w for said in spoken for w in said)
-    return _PhraseGraph(Automaton(spoken), phrase_of, words)
+    vocabulary = frozenset(w for said in spoken for w in said)
+    return _PhraseGraph(Automaton(spoken), phrase_of, vocabulary)
 
 
 @lru_cache(maxsize=32)
@@ -330,7 +330,9 @@ class SphinxRecogniser(Recogniser):
         self._tokens: dict[str, str] = {}
         self._words_of: dict[str, str] = {}
         self._said_as: dict[tuple[str, ...], str] = {}  # a joined name's pronunciations → token
-        self._grammars: OrderedDict[tuple[tuple[str, ...], frozenset], _Grammar] = OrderedDict()
+        self._grammars: OrderedDict[
+            tuple[tuple[str, ...], frozenset[tuple[str, ...]]], _Grammar
+        ] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._searches = 0
         self._buffer = b""
@@ -356,7 +358,7 @@ class SphinxRecogniser(Recogniser):
         head"). Each is decoded as one word: inside a word only the decoder's wide beam
         prunes, between words its narrow word beam does, and there the end of "mister"
         was dropped for names that begin with a shorter word ("Mr. Potato Head" heard as
-        "Easter Bunny", "E.T." as "Kiki"; measured in voice/bench/README.md)."""
+        "Easter Bunny", "E.T." as "Kiki"; measured in voice/bench/RESULTS-LOG.md)."""
         key = tuple(phrases)
         if not key or any(not isinstance(p, str) or not p.strip() for p in key):
             raise ValueError("the phrase list is empty or has an empty phrase")

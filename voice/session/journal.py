@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.engine import Action, GameError, Setup, replay
+from games.engine import Action, Game, GameError, SaveUpgrade, Setup, replay
 from games.errors import FarbspielError
-from games.pantone import Pantone
 from voice.output.messages import console_text
+from voice.session.adapters import ADAPTERS
 
 FORMAT = "journal"
 VERSION = 3
@@ -55,16 +55,17 @@ the game's state (Pantone: ``{"clock": "guess", "turn": "1.0", "round": 0, "side
 
 Record = dict[str, Any]
 Migration = Callable[[Record, list[Record]], tuple[Record, list[Record]]]
-Change = Callable[[Pantone, Action], tuple[Action, Action]]
 
 
-def _replay_pantone(header: Record, records: list[Record], change: Change) -> list[Record]:
-    """Walk a Pantone journal through the game: ``change(game, action)`` gives the action
-    to write and the one to apply now (they differ where an old form is kept on disk but
-    the engine of today needs the new one)."""
+def _replay(
+    engine: type[Game], header: Record, records: list[Record], change: SaveUpgrade
+) -> list[Record]:
+    """Walk a journal through its game: ``change(game, action)`` gives the action to write
+    and the one to apply now (they differ where an old form is kept on disk but the
+    engine of today needs the new one)."""
     setup = Setup.from_json(header.get("setup", {}))
     actions: list[Action] = []
-    game = replay(Pantone(setup), [])
+    game = replay(engine(setup), [])
     upgraded: list[Record] = []
     try:
         for record in records:
@@ -76,54 +77,28 @@ def _replay_pantone(header: Record, records: list[Record], change: Change) -> li
                 actions.append(applied)
             elif type(record.get("undo")) is int and 1 <= record["undo"] <= len(actions):
                 del actions[-record["undo"] :]
-                game = replay(Pantone(setup), actions)
+                game = replay(engine(setup), actions)
             upgraded.append(record)
     except GameError as exc:
         raise ValueError(f"a move cannot be replayed ({exc})") from None
     return upgraded
 
 
-def _clock_of(game: Pantone, action: Action) -> Action:
-    """A format-1/2 Pantone timer (``{"id": "create-3"}``) as today's engine names it: the
-    old engine accepted a timer only while it was the one running, so it is the clock due
-    now."""
-    if action.name != "timer" or "id" not in action.args:
-        return action
-    due = game.timers()
-    if not due:
-        raise ValueError("a timer ran out while no clock was running")
-    return due[0].action
+def _moves_upgrade(version: int) -> Migration:
+    """Format ``version`` → ``version + 1``: each game's moves as its engine says
+    (:attr:`games.engine.Game.save_upgrades`); a game without an upgrade keeps them."""
+
+    def upgrade(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
+        adapter = ADAPTERS.get(str(header.get("game")))
+        change = adapter.engine.save_upgrades.get(version) if adapter is not None else None
+        if adapter is None or change is None:
+            return header, records
+        return header, _replay(adapter.engine, header, records, change)
+
+    return upgrade
 
 
-def _decide_guesses(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
-    """Format 1 → 2: add the verdict to every Pantone guess, judged as format 1 did (by
-    replaying the game to that moment and matching the text once, now)."""
-    if header.get("game") != "pantone":
-        return header, records
-
-    def decide(game: Pantone, action: Action) -> tuple[Action, Action]:
-        if action.name == "guess" and "card" not in action.args and game.card is not None:
-            if not game.physical and isinstance(action.args.get("text"), str):
-                card = game.named_card(action.args["text"])
-                action = Action("guess", {**action.args, "card": card})
-        return action, _clock_of(game, action)
-
-    return header, _replay_pantone(header, records, decide)
-
-
-def _name_clocks(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
-    """Format 2 → 3: a Pantone timer names the clock it ends instead of a running number."""
-    if header.get("game") != "pantone":
-        return header, records
-
-    def name(game: Pantone, action: Action) -> tuple[Action, Action]:
-        clock = _clock_of(game, action)
-        return clock, clock
-
-    return header, _replay_pantone(header, records, name)
-
-
-MIGRATIONS: dict[int, Migration] = {1: _decide_guesses, 2: _name_clocks}
+MIGRATIONS: dict[int, Migration] = {v: _moves_upgrade(v) for v in range(1, VERSION)}
 """Upgrades of older save formats: ``MIGRATIONS[v](header, records)`` turns a version-``v``
 journal (header line and the other lines, as plain JSON data) into version ``v + 1``.
 

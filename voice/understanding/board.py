@@ -19,9 +19,10 @@ from typing import Any
 from hassil.expression import Sentence
 from hassil.sample import sample_expression
 
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent
 from voice.understanding.names import NameParser
+from words.text import normalize
 
 MAX_ITEMS = 20
 
@@ -41,7 +42,7 @@ _SEPARATORS = {
     "en": r"\band then\b|\bthen\b|\band\b|\bplus\b",
     "de": r"\bund dann\b|\bdann\b|\bund\b|\bsowie\b",
 }
-_VERTICAL = {
+_VERTICAL: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {
         "top": ("at the top", "on top", "up top", "top", "above", "upper", "up"),
         "bottom": ("at the bottom", "bottom", "below", "underneath", "lower", "down"),
@@ -54,7 +55,7 @@ _VERTICAL = {
         "middle": ("in der mitte", "mittig", "mitte", "mittlere", "mittleren"),
     },
 }  # fmt: skip
-_HORIZONTAL = {
+_HORIZONTAL: dict[str, dict[str, tuple[str, ...]]] = {
     "en": {"left": ("on the left", "to the left", "left"),
            "right": ("on the right", "to the right", "right")},
     "de": {"left": ("links", "linke", "linken"), "right": ("rechts", "rechte", "rechten")},

@@ -36,7 +36,8 @@ from hassil.intents import RangeSlotList, TextSlotList
 from hassil.sample import sample_expression, sample_intents
 from rapidfuzz import fuzz, process
 
-from voice.understanding.grammar import Grammar, normalize, phrase_at
+from voice.understanding.grammar import Grammar, phrase_at
+from words.text import normalize
 
 SURE_SCORE = 0.9
 """Score of a fallback match whose every word pair occurs in the templates (acts typed)."""

@@ -32,8 +32,8 @@ from hassil.util import merge_dict
 
 from games.data import parse_yaml
 from games.errors import FarbspielError
-from games.text import normalize
-from voice.recognition.phrase_graph import ordinal_forms
+from words.numbers import ordinal_forms
+from words.text import normalize
 
 LANGUAGES = ("de", "en")
 
@@ -279,7 +279,10 @@ class Grammar:
         seen: set[tuple[str, str]] = set()
         out: list[tuple[str, str]] = []
         for intent, text in sample_intents(
-            self._spoken, slot_lists=lists, intent_names=names, language=self.lang
+            self._spoken,
+            slot_lists=lists,
+            intent_names=set(names) if names is not None else None,
+            language=self.lang,
         ):
             item = (normalize(text), intent)
             if item[0] and item not in seen:
@@ -416,8 +419,9 @@ class _QuietTypedOnly(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         return not (
             record.msg == "No values for list: %s"
+            and isinstance(record.args, tuple)
             and bool(record.args)
-            and record.args[0] in _QUIET_LISTS  # type: ignore[index]
+            and record.args[0] in _QUIET_LISTS
         )
 
 
@@ -456,6 +460,11 @@ def _haystack(text: str) -> str | None:
     return f"{_fold_case(text)}\n{_fold_case(matched)}"
 
 
+def _clause_order(clause: frozenset[str]) -> tuple[int, list[str]]:
+    """Smallest clause first, ties by its pieces (the same choice on every run)."""
+    return len(clause), sorted(clause)
+
+
 def _value_clauses(expr: Expression, depth: int = 0) -> set[frozenset[str]]:
     """What every match of a list value must contain, as clauses: each clause a set of
     word pieces of which at least one occurs in the matched text (empty: nothing known).
@@ -480,7 +489,8 @@ def _value_clauses(expr: Expression, depth: int = 0) -> set[frozenset[str]]:
             clauses = _value_clauses(item, depth + 1)
             if not clauses:
                 return set()
-            merged.update(min(clauses, key=lambda c: (len(c), sorted(c))))
+            smallest: frozenset[str] = min(clauses, key=_clause_order)
+            merged.update(smallest)
         return {frozenset(merged)}
     if isinstance(expr, Group):  # a sequence or a permutation: every item matches
         out: set[frozenset[str]] = set()
@@ -558,9 +568,10 @@ class _ValueIndex:
 
 
 def _number_words(slot_list: RangeSlotList, lang: str) -> set[str]:
-    ref = ListReference(slot_list.name)
+    name = slot_list.name or "range"  # hassil types a list's name as optional
+    ref = ListReference(name)
     return {
         w
-        for text in sample_expression(ref, {slot_list.name: slot_list}, language=lang)
+        for text in sample_expression(ref, {name: slot_list}, language=lang)
         for w in normalize(text).split()
     }

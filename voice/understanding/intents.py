@@ -19,7 +19,8 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from voice.understanding.fallback import Fallback, refused
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar
+from words.text import normalize
 
 MAX_CHARS = 300
 """Longer utterances are never commands; they are rejected before any matching."""

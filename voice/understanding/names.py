@@ -33,8 +33,9 @@ from hassil.intents import TextSlotList, WildcardSlotList
 from rapidfuzz import fuzz, process
 
 from games.name_match import Match, canonical, score
-from voice.understanding.grammar import Grammar, normalize
+from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+from words.text import normalize
 
 THINKING = "thinking"
 """The intent of what a guesser says that is not a guess."""
