@@ -88,7 +88,8 @@ def _say_help(call: Call, more: bool) -> None:
     for event in table.game.prompt():
         if event.to is None:
             data.update(event.data)
-    moves, questions = [], []
+    moves: list[str] = []
+    questions: list[str] = []
     adapter, grammar = table.adapter, table.grammar
     asking = adapter.queries | adapter.status_intents | adapter.help_later
     for intent in grammar.intents.intents:  # file order: stable and sensible

@@ -55,8 +55,8 @@ class Speaker:
         """What "repeat" says again."""
         self.seat_acting = False
         """The assistant is taking its turn: all it says is one response."""
-        self._missing_told: set[str] = set()
-        self._missing_ever: set[str] = set()
+        self._missing_told: set[str | None] = set()
+        self._missing_ever: set[str | None] = set()
 
     def render(self, event: Event) -> str | None:
         """The line ``event`` says (in the assistant's voice where it is its own words)."""
