@@ -19,7 +19,7 @@ damaged before its last line, is refused with a clear message and never modified
 last line cut short by a crash is dropped on resume.
 
 Versions: the header names the save format. A file of an older format is upgraded in
-memory by the functions in :data:`MIGRATIONS`, one version step at a time (the file is
+memory by :mod:`voice.session.migrations`, one version step at a time (the file is
 only rewritten when the game goes on, keeping the old file as a copy); a newer format,
 or an old one no upgrade reaches, is refused with a message that says which is which.
 """
@@ -31,80 +31,20 @@ import errno
 import json
 import os
 import reprlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.engine import Action, Game, GameError, SaveUpgrade, Setup, replay
+from games.engine import Action, Setup
 from games.errors import FarbspielError
 from voice.output.messages import console_text
-from voice.session.adapters import ADAPTERS
+from voice.session.migrations import MIGRATIONS, VERSION, MigrationError, Record, upgrade
 
 FORMAT = "journal"
-VERSION = 3
-"""The save format this farbspiel writes.
 
-Format 2 journals decisions, not what they were decided from: a Pantone guess carries the
-card it was judged to name (``{"text": "mickey", "card": 2}``, ``"card": null`` for a name
-that is no card of the deck), so a better name matcher never changes a saved game.
+__all__ = ["MIGRATIONS", "VERSION", "Contents", "Header", "Journal", "JournalError", "read"]
 
-Format 3 keeps timers one way in every game: a timer action names the clock it ends by
-the game's state (Pantone: ``{"clock": "guess", "turn": "1.0", "round": 0, "side":
-"Ben"}``) instead of a running number (``{"id": "guess-5"}``)."""
-
-Record = dict[str, Any]
-Migration = Callable[[Record, list[Record]], tuple[Record, list[Record]]]
-
-
-def _replay(
-    engine: type[Game], header: Record, records: list[Record], change: SaveUpgrade
-) -> list[Record]:
-    """Walk a journal through its game: ``change(game, action)`` gives the action to write
-    and the one to apply now (they differ where an old form is kept on disk but the
-    engine of today needs the new one)."""
-    setup = Setup.from_json(header.get("setup", {}))
-    actions: list[Action] = []
-    game = replay(engine(setup), [])
-    upgraded: list[Record] = []
-    try:
-        for record in records:
-            if isinstance(record.get("action"), dict):
-                written, applied = change(game, Action.from_json(record["action"]))
-                if written.to_json() != record["action"]:
-                    record = {**record, "action": written.to_json()}
-                game.apply(applied)
-                actions.append(applied)
-            elif type(record.get("undo")) is int and 1 <= record["undo"] <= len(actions):
-                del actions[-record["undo"] :]
-                game = replay(engine(setup), actions)
-            upgraded.append(record)
-    except GameError as exc:
-        raise ValueError(f"a move cannot be replayed ({exc})") from None
-    return upgraded
-
-
-def _moves_upgrade(version: int) -> Migration:
-    """Format ``version`` → ``version + 1``: each game's moves as its engine says
-    (:attr:`games.engine.Game.save_upgrades`); a game without an upgrade keeps them."""
-
-    def upgrade(header: Record, records: list[Record]) -> tuple[Record, list[Record]]:
-        adapter = ADAPTERS.get(str(header.get("game")))
-        change = adapter.engine.save_upgrades.get(version) if adapter is not None else None
-        if adapter is None or change is None:
-            return header, records
-        return header, _replay(adapter.engine, header, records, change)
-
-    return upgrade
-
-
-MIGRATIONS: dict[int, Migration] = {v: _moves_upgrade(v) for v in range(1, VERSION)}
-"""Upgrades of older save formats: ``MIGRATIONS[v](header, records)`` turns a version-``v``
-journal (header line and the other lines, as plain JSON data) into version ``v + 1``.
-
-When the format changes: raise :data:`VERSION`, add the step from the previous version
-here, and test it with a real file of the old format (``tests/data/saves/format-N-*.jsonl``).
-"""
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlevel = 60, 60, 2
 
@@ -351,7 +291,7 @@ def read(path: Path, keep_good: bool = False) -> Contents:
     version = _version(first, path)
     body = [record for _, record in rest]
     if version != VERSION:
-        first, body = _upgrade(version, first, body, path)
+        first, body = _upgraded(version, first, body, path)
         rest = list(enumerate(body, start=2))
     try:
         contents = Contents(_header(first), dropped_tail=dropped_tail, valid_length=valid_length)
@@ -428,27 +368,13 @@ def _version(record: Record, path: Path) -> int:
     return version
 
 
-def _upgrade(
+def _upgraded(
     version: int, header: Record, records: list[Record], path: Path
 ) -> tuple[Record, list[Record]]:
-    """Bring a journal of an older format up to :data:`VERSION`, step by step."""
-    oldest = VERSION
-    while oldest - 1 in MIGRATIONS:
-        oldest -= 1
-    if version < oldest:
-        raise JournalError(
-            console_text("save_too_old", path=path, version=version, oldest=oldest, ours=VERSION)
-        )
-    for step in range(version, VERSION):
-        try:
-            header, records = MIGRATIONS[step](dict(header), [dict(r) for r in records])
-        except (KeyError, TypeError, ValueError):
-            lang = header.get("lang") if header.get("lang") in ("de", "en") else None
-            raise JournalError(
-                console_text("save_cannot_upgrade", lang, path=path, version=version)
-            ) from None
-        header = {**header, "version": step + 1}
-    return header, records
+    try:
+        return upgrade(version, header, records, path)
+    except MigrationError as exc:
+        raise JournalError(str(exc)) from None
 
 
 def _header(record: Record) -> Header:
