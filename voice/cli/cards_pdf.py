@@ -64,7 +64,8 @@ def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
     large = bool(getattr(args, "large_print", False))
     paper = PAPERS[getattr(args, "paper", "a4")]
     if adapter.game_id == "pantone":
-        from voice.session.adapters.pantone import builtin_deck, load_deck_file
+        from games.pantone_deck import builtin_deck
+        from voice.session.adapters.pantone import load_deck_file
 
         deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
         words = _labels(lang)

@@ -93,9 +93,7 @@ class _Parser(argparse.ArgumentParser):
                 key = "lang_before_game"
             raise UsageError(console_text(key, game=value, command=value, games=choices))
         shown = _choices_text(action.choices)
-        raise argparse.ArgumentError(
-            action, console_text("bad_choice", value=value, choices=shown)
-        )
+        raise argparse.ArgumentError(action, console_text("bad_choice", value=value, choices=shown))
 
     def _get_value(self, action: argparse.Action, arg_string: str) -> Any:
         if action.type is int:
@@ -217,11 +215,7 @@ def _check_player_names(adapter: Any, lang: str, setup: Setup) -> None:
                 "deny",
             ):
                 raise UsageError(console_text("player_is_command", name=name, command=name))
-            if (
-                adapter.names_with_colours
-                and "colour" in entities
-                and "player" not in entities
-            ):
+            if adapter.names_with_colours and "colour" in entities and "player" not in entities:
                 raise UsageError(console_text("player_is_colour", name=name))
 
 
@@ -382,8 +376,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
     except JournalError:
         good = _replayable(adapter, contents)
         copy = damaged_copy(path)
-        offer = console_text("save_bad_moves", path=path, move=good + 1, good=good, copy=copy)
-        if not (args.repair or _ask_repair(offer, good, args)):
+        lang = contents.header.lang
+        offer = console_text("save_bad_moves", lang, path=path, move=good + 1, good=good, copy=copy)
+        if not (args.repair or _ask_repair(offer, good, args, lang)):
             raise JournalError(offer) from None
         del contents.actions[good:]
         contents.damaged_at = good + 1
@@ -412,22 +407,26 @@ def _read_save(path: Path, repair: bool) -> Contents:
         return read(path, keep_good=repair)
     except JournalError as exc:
         damage = getattr(exc, "damage", None)
-        if damage is None or not _ask_repair(str(exc), damage[1] - 1, None):
+        lang = getattr(exc, "lang", None)
+        if damage is None or not _ask_repair(str(exc), damage[1] - 1, None, lang):
             raise
         return read(path, keep_good=True)
 
 
-def _ask_repair(problem: str, good: int, args: argparse.Namespace | None) -> bool:
-    """At a terminal, say what is damaged and ask whether to go on from move ``good``."""
+def _ask_repair(
+    problem: str, good: int, args: argparse.Namespace | None, lang: str | None = None
+) -> bool:
+    """At a terminal, say what is damaged and ask whether to go on from move ``good`` -
+    in the save's language ``lang`` (its words for yes), where it is known."""
     scripted = args is not None and (args.script is not None or args.json)
     if scripted or not (sys.stdin.isatty() and sys.stderr.isatty()):
         return False
     print(f"farbspiel: {problem}", file=sys.stderr)
     try:
-        answer = input(console_text("repair_question", good=good))
+        answer = input(console_text("repair_question", lang, good=good))
     except EOFError:
         return False
-    return answer.strip().lower() in console_words("repair_yes")
+    return answer.strip().lower() in console_words("repair_yes", lang)
 
 
 def _replayable(adapter: Any, contents: Contents) -> int:
@@ -572,8 +571,6 @@ def _open_script(path: Path | None) -> list[str] | None:
         raise CliError(console_text("script_not_utf8", path=path)) from None
     except OSError as exc:
         raise CliError(console_text("script_unreadable", path=path, reason=exc)) from None
-
-
 
 
 def _setup_message(game: str, exc: SetupError) -> str:

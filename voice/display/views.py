@@ -46,7 +46,8 @@ SWATCHES: dict[str, tuple[str, str]] = {
 @cache
 def page_words(lang: str) -> Mapping[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, "display.yaml")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["_page"]
+    words: Mapping[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))["_page"]
+    return words
 
 
 def word(lang: str, key: str, **params: Any) -> str:

@@ -190,9 +190,7 @@ class Journal:
                 raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)) from None
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | exclusive, 0o644)
         except OSError as exc:
-            raise JournalError(
-                console_text("save_cannot_create", path=path, reason=exc)
-            ) from exc
+            raise JournalError(console_text("save_cannot_create", path=path, reason=exc)) from exc
         journal = Journal(path, fd)
         try:
             journal._write(header.to_json())
@@ -215,9 +213,7 @@ class Journal:
         except OSError as exc:
             if fd is not None:
                 os.close(fd)
-            raise JournalError(
-                console_text("save_cannot_write", path=path, reason=exc)
-            ) from exc
+            raise JournalError(console_text("save_cannot_write", path=path, reason=exc)) from exc
         return Journal(path, fd)
 
     def append_action(self, action: Action) -> None:
@@ -405,6 +401,7 @@ def _damaged(
         )
     )
     error.damage = (line, move)  # type: ignore[attr-defined]  # for the offer to go on
+    error.lang = lang  # type: ignore[attr-defined]  # the offer is asked in the save's language
     return error
 
 

@@ -38,8 +38,7 @@ def run_keyboard(
 ) -> None:
     """Read typed lines in real time; timers fire while waiting for input."""
     while not session.finished:
-        session.tick(clock.now())
-        if session.finished:
+        if not session.tick(clock.now()):
             break
         if prompt is not None:
             print("> ", end="", file=prompt, flush=True)

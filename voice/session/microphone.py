@@ -127,8 +127,7 @@ def run_microphone(
     microphone: AudioSource | None = source
     next_try = 0.0
     while not session.finished:
-        session.tick(clock.now())
-        if session.finished:
+        if not session.tick(clock.now()):
             break
         phase = session.phase()
         if phase != listening:

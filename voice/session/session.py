@@ -86,11 +86,13 @@ class Session(Table):
         """Start counting time from ``now`` (the real clock's reading)."""
         self.timers.reset(now)
 
-    def tick(self, now: float) -> None:
+    def tick(self, now: float) -> bool:
         """Let time pass up to ``now``: due timers apply their actions, in order (and the
-        assistant takes the turn a timer may have given it)."""
+        assistant takes the turn a timer may have given it). False once the game is over
+        (a timer can end it)."""
         self.run_timers(now)
         self.seat_player.play()
+        return not self.finished
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:

@@ -17,8 +17,9 @@ import yaml
 from games.engine import Action, Event, Game, Setup
 from voice.errors import UsageError
 from voice.output.messages import TermMaker, console_text
-from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
+from words.text import normalize
 
 
 class GameAdapter:

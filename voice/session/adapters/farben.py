@@ -23,8 +23,9 @@ from games.pantone_deck import MAX_CARDS, DeckError, Problem, check_text
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
 from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml
-from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent
+from words.text import normalize
 
 WORD_INTENTS = frozenset({"choose_side", "choose_stack"})
 """What a word card's word said on its own may mean."""

@@ -38,11 +38,12 @@ from games.pantone_deck import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, console_text
-from voice.recognition.phrase_graph import number_words
 from voice.session.adapters.base import GameAdapter, read_deck_yaml
 from voice.understanding.board import BoardNameParser
-from voice.understanding.grammar import Grammar, SlotValue, normalize
+from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
+from words.numbers import number_words
+from words.text import normalize
 
 FAR_CARDS = 300
 """Card numbers up to this (or 100 beyond a larger deck) are heard even beyond the deck,
@@ -309,14 +310,15 @@ def _teams(spec: str, players: list[str]) -> list[list[str]]:
 @cache
 def _prompt_terms(lang: str) -> dict[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, "pantone.yaml")
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data["_terms"]
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))["_terms"]
+    return data
 
 
 @cache
 def _board_places(lang: str) -> dict[str, Any]:
     path = resources.files("voice.output").joinpath("prompts", lang, "display.yaml")
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["_places"]
+    places: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))["_places"]
+    return places
 
 
 def character_term(lang: str) -> TermMaker:
