@@ -752,7 +752,7 @@ def held_out_main(files: Sequence[Path], out: Path, show_failures: bool) -> int:
     return 0 if all(r["targets_met"] for r in rows) else 1
 
 
-def main(argv: list[str] | None = None) -> int:
+def _arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m voice.bench.understanding")
     parser.add_argument("--game", choices=sorted(ADAPTERS))
     parser.add_argument("--lang", choices=LANGUAGES)
@@ -774,7 +774,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="measure held-out files (<game>.<lang>.yaml, situations from the corpora)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _arguments().parse_args(argv)
     if args.held_out:
         return held_out_main(args.held_out, args.out, args.show_failures)
     files = corpus_files(args.game, args.lang)
