@@ -11,6 +11,7 @@ import pytest
 
 from games.engine import Setup
 from voice.output.sinks import RecordingOutput
+from voice.recognition.base import Transcript
 from voice.session.adapters import ADAPTERS
 from voice.session.core import Question
 from voice.session.session import Session
@@ -108,7 +109,8 @@ def test_the_artists_verdict_takes_every_yes_and_no(lang: str) -> None:
         types = [r.get("type") for r in table.out.records]  # type: ignore[attr-defined]
         assert "nothing_to_confirm" not in types, word
         assert table.game.stage != "verdict", word
-        assert ("guessed" in types) is yes or ("judged_wrong" in types) is not yes, word
+        assert ("guessed" in types) is yes, word
+        assert ("judged_wrong" in types) is not yes, word
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -126,3 +128,11 @@ def test_a_guess_asked_back_expires_with_its_window(lang: str) -> None:
     assert table.game.queue[0] != guesser  # the window closed; the next one guesses
     table.hear("ja" if lang == "de" else "yes")
     assert table.awaiting is None
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_spoken_yes_gives_the_verdict_too(lang: str) -> None:
+    table = verdict(lang)
+    table.hear_speech(Transcript("jo" if lang == "de" else "yep", 0.9))
+    assert table.game.stage != "verdict"
+    assert any(r.get("type") == "guessed" for r in table.out.records)  # type: ignore[attr-defined]
