@@ -205,11 +205,12 @@ class Table(Speaker):
         if self.paused or self.finished:
             return
         active = self.timers.active()
-        while not self.finished and self.question is None:
+        while not self.finished:
             self.sync_timers(active)
             due = self.timers.pop_due(active)
             if due is None:
                 return
+            self.expire_question()  # the window it belonged to is over: the timer wins
             self.apply(due.timer.action)
             if self.clock is not None:
                 # Real time: saying what the timer caused took a while; timers it armed
@@ -220,9 +221,16 @@ class Table(Speaker):
             else:
                 self.sync_timers(due.fires_at)  # virtual time: they start when it fired
 
+    def expire_question(self) -> None:
+        """A question waiting when its window or phase ends is dropped: no question can
+        stall a game (its answer would no longer fit what the game waits for)."""
+        if self.question is not None:
+            self.out.record({"type": "expired", "what": self.question.kind})
+            self.question = None
+
     def seconds_to_next_timer(self) -> float | None:
         """How long until the next timer fires (``None``: no timer, or paused)."""
-        if self.paused or self.finished or self.question is not None:
+        if self.paused or self.finished:
             return None
         self.sync_timers()
         return self.timers.next_in()

@@ -215,6 +215,11 @@ class Session(Table):
         )
 
     def _handle(self, intent: Intent, confidence: float, phase: Phase) -> None:
+        if self.question is None and intent.name in dialogue.ANSWERS:
+            # nothing asked, but the game waits for a yes-or-no move (the Artist's verdict)
+            meant = self.adapter.yes_no_intent(intent.name == "affirm", self.game)
+            if meant is not None:
+                intent = Intent(meant, {}, intent.text, intent.score)
         name, slots = intent.name, intent.slots
         if self.dialogue.answer_heard(name, slots, phase):
             return

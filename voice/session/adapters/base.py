@@ -94,6 +94,12 @@ class GameAdapter:
         """Word forms of the game's values, for messages."""
         return {}
 
+    def yes_no_intent(self, yes: bool, game: Game) -> str | None:
+        """The game intent a plain "yes" or "no" means when farbspiel asked nothing
+        itself but the game waits for a yes-or-no move (the Artist's verdict on a guess
+        with the box's own cards); ``None``: nothing to confirm."""
+        return None
+
     def action_for(self, intent: Intent, game: Game) -> Action:
         """The engine action an (understood, expected) game intent stands for."""
         if intent.name == "choose_first":

@@ -163,6 +163,12 @@ class PantoneAdapter(GameAdapter):
         forms = [card.forms for card in deck]
         return BoardNameParser(grammar, "guess", "character", forms, others)
 
+    def yes_no_intent(self, yes: bool, game: Game) -> str | None:
+        # "Anna, is that right?" "Yep." - the Artist's verdict, in any words of yes or no
+        if isinstance(game, Pantone) and game.physical and game.stage == "verdict":
+            return "correct" if yes else "wrong"
+        return None
+
     def action_for(self, intent: Intent, game: Game) -> Action:
         slots = intent.slots
         if intent.name == "guess":
