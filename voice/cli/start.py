@@ -17,6 +17,7 @@ from voice.errors import UsageError
 from voice.input.lines import LineReader, read_script
 from voice.output.messages import Messages, console_language, explain, set_console_language
 from voice.output.sinks import Output
+from voice.session.adapters import ADAPTERS
 from voice.setup.dialogue import Reply, SetupDialogue
 
 SILENCE = 20.0
@@ -38,7 +39,7 @@ def run_setup(
     """Talk the set-up through, then start the game. ``rest``: the options after ``play``
     (input and output: --script, --json, --voice, --lang ...), checked by the real parser."""
     lang = _option(rest, "--lang") or console_language()
-    io = parse(["play", "pantone", "--players", "A", *rest])  # the options' own checks
+    io = parse(["play", next(iter(ADAPTERS)), "--players", "A", *rest])  # the options' own checks
     lines = open_script(io.script)
     reader = _keyboard() if lines is None else None
     if lines is None and reader is None:

@@ -6,71 +6,31 @@ The words are data (per language) matched on normalised text; nothing here start
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from voice.output.messages import Messages
 from words.text import normalize
 
-GAMES: dict[str, dict[str, tuple[str, ...]]] = {
-    # longest, most specific phrases are tried first (see _find_game)
-    "de": {
-        "alle-meine-farben": ("alle meine farben", "das mit dem raster", "farben legen"),
-        "pantone": (
-            "pantone",
-            "das mit den farbkarten",
-            "farbkarten",
-            "figuren raten",
-            "ratespiel",
-            "das rate spiel",
-            "das zum raten",
-        ),
-        "farben": ("das wortspiel", "wortspiel", "das mit den wörtern", "farben"),
-    },
-    "en": {
-        "alle-meine-farben": (
-            "alle meine farben",
-            "all my colours",
-            "all my colors",
-            "the grid one",
-            "the one with the grid",
-        ),
-        "pantone": (
-            "pantone",
-            "the guessing one",
-            "the guessing game",
-            "colour cards",
-            "color cards",
-            "the one with the swatches",
-        ),
-        "farben": ("the word game", "the word one", "the one with words", "farben"),
-    },
-}
-OPTIONS: dict[str, dict[tuple[str, ...], tuple[str, ...]]] = {
-    # phrase(s) -> the game it belongs to and its command-line option
-    "de": {
-        ("profi", "schwere version", "die schwere", "schwer"): (
-            "alle-meine-farben",
-            "--variant",
-            "profi",
-        ),
-        ("einfache version", "die einfache", "leicht"): ("alle-meine-farben", "--variant", "basic"),
-        ("gedruckten karten", "gedruckte karten"): ("pantone", "--cards", "number"),
-        ("eigenen karten", "eigene karten"): ("pantone", "--cards", "physical"),
-        ("austeilen", "teil aus", "teilst aus"): ("pantone", "--cards", "deal"),
-        ("ohne zeitlimit",): ("farben", "--time-limit", ""),
-    },
-    "en": {
-        ("pro version", "the hard version", "hard version", "profi", "pro"): (
-            "alle-meine-farben",
-            "--variant",
-            "profi",
-        ),
-        ("the easy version", "easy version", "easy"): ("alle-meine-farben", "--variant", "basic"),
-        ("printed cards", "printed deck"): ("pantone", "--cards", "number"),
-        ("our own cards", "own cards"): ("pantone", "--cards", "physical"),
-        ("deal the cards", "you deal", "deal"): ("pantone", "--cards", "deal"),
-        ("no time limit", "without a time limit"): ("farben", "--time-limit", ""),
-    },
-}
+
+def _words(lang: str) -> Mapping[str, Any]:
+    """The games' names and the options in plain words (prompts/<lang>/setup.yaml)."""
+    words: Mapping[str, Any] = Messages(lang, "setup", {}).templates.get("_understand", {})
+    return words
+
+
+def _games(lang: str) -> dict[str, tuple[str, ...]]:
+    return {game: tuple(says) for game, says in _words(lang).get("games", {}).items()}
+
+
+def _options(lang: str) -> dict[tuple[str, ...], tuple[str, str, str]]:
+    return {
+        tuple(o["says"]): (o["game"], o["flag"], str(o["value"]))
+        for o in _words(lang).get("options", [])
+    }
+
+
 TIME_LIMIT = {"de": ("zeitlimit", "zeit limit"), "en": ("time limit",)}
 UNITS = {
     "de": {"minute": 60, "minuten": 60, "sekunden": 1, "sekunde": 1},
@@ -173,7 +133,7 @@ def _says_language(text: str, word: str) -> bool:
 
 
 def _find_game(text: str, lang: str) -> str | None:
-    pairs = [(p, g) for g, phrases in GAMES[lang].items() for p in phrases]
+    pairs = [(p, g) for g, phrases in _games(lang).items() for p in phrases]
     for phrase, game in sorted(pairs, key=lambda pg: -len(pg[0])):
         if _has(text, phrase) >= 0:
             return game
@@ -182,12 +142,13 @@ def _find_game(text: str, lang: str) -> str | None:
 
 def _find_options(text: str, lang: str) -> dict[str, tuple[str, str]]:
     found: dict[str, tuple[str, str]] = {}
-    for phrases, (game, flag, value) in OPTIONS[lang].items():
+    for phrases, (game, flag, value) in _options(lang).items():
         if flag not in found and any(_has(text, p) >= 0 for p in phrases):
             found[flag] = (game, value)
     seconds = _time_limit(text, lang)
-    if seconds is not None and "--time-limit" not in found:
-        found["--time-limit"] = ("farben", str(seconds))
+    games = [game for _, (game, flag, _) in _options(lang).items() if flag == "--time-limit"]
+    if seconds is not None and "--time-limit" not in found and games:
+        found["--time-limit"] = (games[0], str(seconds))  # the game with a time limit
     return found
 
 
@@ -214,8 +175,8 @@ def _find_players(raw: str, lang: str) -> tuple[str, ...]:
         return ()
     start, phrase = min(starts, key=lambda ip: (ip[0], -len(ip[1])))
     rest = text[start:].split()[len(phrase.split()) :]
-    stops = {w for phrases in GAMES[lang].values() for p in phrases for w in p.split()}
-    stops |= {w for phrases in OPTIONS[lang] for p in phrases for w in p.split()}
+    stops = {w for phrases in _games(lang).values() for p in phrases for w in p.split()}
+    stops |= {w for phrases in _options(lang) for p in phrases for w in p.split()}
     stops |= {"auf", "in", "englisch", "deutsch", "english", "german"}
     stops |= {"zeitlimit", "time", "limit", "version", "variante", "spielen", "spiel", "game"}
     names: list[str] = []
