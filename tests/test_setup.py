@@ -88,3 +88,25 @@ def test_a_game_name_on_the_command_line_still_plays_as_today(tmp_path):
     assert run.code == 0 and "What shall we play" not in run.out
     unknown = run_cli("play", "nosuchgame", "--players", "A,B")
     assert unknown.code == 2 and "nosuchgame" in unknown.err and not unknown.out
+
+
+# --- golden set-up dialogues: script in, speech and events out (regenerate like the games'
+# goldens: FARBSPIEL_UPDATE_GOLDEN=1, then read the diff). Kept beside tests/golden/, whose
+# folders are games (other tests and benchmarks read them as such).
+DIALOGUES = sorted((Path(__file__).parent / "golden-setup").glob("*.script"))
+
+
+@pytest.mark.parametrize("script", DIALOGUES, ids=[s.stem for s in DIALOGUES])
+def test_golden_set_up_dialogue(script):
+    import os
+    import shlex
+
+    first = script.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# farbspiel: play --lang ")
+    argv = shlex.split(first.removeprefix("# farbspiel:"))
+    run = run_cli(*argv, "--script", str(script), "--json")
+    assert run.code == 0, run.err
+    expected = script.with_suffix(".jsonl")
+    if os.environ.get("FARBSPIEL_UPDATE_GOLDEN"):
+        expected.write_text(run.out, encoding="utf-8")
+    assert run.out.splitlines() == expected.read_text(encoding="utf-8").splitlines()
