@@ -37,6 +37,7 @@ LAYERS = [
     ("voice.understanding",),
     ("voice.output",),
     ("voice.session",),
+    ("voice.setup",),
     ("voice.display",),
     ("voice.cli",),
     ("voice.bench",),

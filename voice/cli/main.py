@@ -303,7 +303,9 @@ def _with_assistant(
         raise UsageError(console_text("assistant_bad_seat", seats=exc.params["seats"])) from None
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def prepare_play(args: argparse.Namespace) -> tuple[Any, Setup, int | None]:
+    """Everything ``play`` checks before anything is opened or written: the adapter, the
+    set-up and the speech rate (a UsageError says what is wrong)."""
     adapter = adapter_for(args.game)
     set_console_language(args.lang)
     players, assistant = _with_assistant(args, players_option(args.players))
@@ -322,7 +324,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     except SetupError as exc:
         raise UsageError(_setup_message(args.game, exc)) from None
     _check_player_names(adapter, args.lang, setup)
-    script = _open_script(args.script)
+    return adapter, setup, rate
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    adapter, setup, rate = prepare_play(args)
+    given = getattr(args, "script_lines", None)  # the rest of a set-up dialogue's script
+    script = given if given is not None else _open_script(args.script)
     save = args.save if args.save is not None or script is not None else _default_save(args.game)
     private = _make_private_output(args)  # refusals before the save file is written
     try:
@@ -508,7 +516,8 @@ def _run(
             session.messages.typing = True  # the prompts say "type", not "say"
             session.start(resumed, dropped_tail)
             prompt = sys.stderr if sys.stdin.isatty() else None
-            run_keyboard(session, LineReader(sys.stdin.fileno()), clock_real, prompt)
+            reader = getattr(args, "line_reader", None) or LineReader(sys.stdin.fileno())
+            run_keyboard(session, reader, clock_real, prompt)
             if not session.finished and prompt is not None:  # Ctrl-D at the terminal
                 _say_saved(session, "input_ended_saved")
                 return EXIT_OK
@@ -677,6 +686,8 @@ def _main(argv: list[str] | None, extra: Sequence[Command], run_lines: ScriptRun
     set_console_language(_guess_language(raw) or _system_language())
     install_argparse_translation()
     try:
+        if _wants_setup(raw):
+            return _start_by_talking(raw[1:], extra, run_lines)
         args = build_parser(extra).parse_args(argv)
         args.run_lines = run_lines
         _check_text(args)
@@ -707,6 +718,30 @@ def _main(argv: list[str] | None, extra: Sequence[Command], run_lines: ScriptRun
         error = f"{type(exc).__name__}: {exc}"
         print(f"farbspiel: {console_text('internal_error', error=error, log=log)}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _wants_setup(raw: list[str]) -> bool:
+    """``farbspiel`` alone, or ``play`` with options but no game: set up by talking."""
+    if not raw:
+        return True
+    if raw[0] != "play" or "-h" in raw or "--help" in raw:
+        return False
+    return len(raw) == 1 or raw[1].startswith("-")
+
+
+def _start_by_talking(rest: list[str], extra: Sequence[Command], run_lines: ScriptRunner) -> int:
+    from voice.cli.start import run_setup
+
+    parser = build_parser(extra)
+    return run_setup(
+        rest,
+        parser.parse_args,
+        cmd_play,
+        prepare_play,
+        _make_output,
+        _open_script,
+        {"run_lines": run_lines},
+    )
 
 
 def _silence_stdout() -> None:

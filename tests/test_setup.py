@@ -1,0 +1,112 @@
+"""Setting a game up by talking (``farbspiel`` / ``farbspiel play`` without a game)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import run_cli, run_process
+
+from voice.setup.dialogue import SetupDialogue
+from voice.setup.understanding import understand
+
+CORPUS = Path(__file__).parent / "understanding" / "setup"
+CASES = [
+    (lang, case)
+    for lang in ("de", "en")
+    for case in yaml.safe_load((CORPUS / f"{lang}.yaml").read_text(encoding="utf-8"))
+]
+
+
+@pytest.mark.parametrize(("lang", "case"), CASES, ids=[f"{lg}:{c['text']}" for lg, c in CASES])
+def test_set_up_answers_are_understood(lang, case):
+    answer = understand(case["text"], lang)
+    assert answer.word == case.get("word")
+    implied = next((game for game, _ in answer.options.values()), None)  # "Profi": that game
+    assert (answer.game or implied) == case.get("game")
+    assert list(answer.players) == case.get("players", [])
+    assert {k: v for k, (_, v) in answer.options.items()} == case.get("options", {})
+
+
+def never_wrong(argv):
+    return None
+
+
+def test_noise_changes_nothing_and_back_undoes_only_the_last_answer():
+    talk = SetupDialogue("de", never_wrong)
+    assert talk.hear("äh").key == "ask_game_again"
+    talk.hear("Pantone")
+    talk.hear("wir sind Anna und Ben")
+    assert talk.hear("").key == "confirm_again"
+    assert talk.hear("zurück").key == "went_back"
+    assert talk.plan.game == "pantone" and talk.plan.players == ()
+    assert talk.hear("ja").start is None  # not complete: no start
+    talk.hear("wir sind Anna und Ben")
+    assert talk.hear("ja").start == ["pantone", "--lang", "de", "--players", "Anna,Ben"]
+
+
+def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():
+    talk = SetupDialogue("en", lambda argv: "two players are called Anna")
+    talk.hear("the guessing one")
+    reply = talk.hear("we are Anna and Anna")
+    assert reply.key == "cannot" and reply.data["problem"] == "two players are called Anna"
+    assert talk.plan.players == ()
+
+
+def test_help_is_about_twenty_words_at_every_step():
+    from voice.output.messages import Messages
+
+    for lang in ("de", "en"):
+        messages = Messages(lang, "setup", {})
+        for step in ("ask_game", "ask_players", "confirm"):
+            data = {"game": "Pantone", "players": "A", "options": ""}
+            text = messages.require(f"{step}_help", data)
+            assert 10 <= len(text.split()) <= 28, text
+
+
+def test_typed_set_up_keeps_the_lines_after_yes_for_the_game(tmp_path):
+    typed = "das mit den Farbkarten\nwir sind Anna, Ben und Cem\nja\nAnna\n"
+    run = run_process(
+        "play", "--lang", "de", "--json", "--save", str(tmp_path / "g.jsonl"), stdin=typed
+    )
+    assert run.code == 0, run.err
+    assert '"first", "player": "Anna"' in run.out  # the line typed after "ja" reached the game
+    assert (tmp_path / "g.jsonl").exists()  # a typed game is saved as from the command line
+
+
+def test_bare_farbspiel_without_input_starts_nothing():
+    run = run_process(stdin="")
+    assert run.code == 0
+    assert "Kein Spiel gestartet" in run.out or "No game started" in run.out
+
+
+def test_a_game_name_on_the_command_line_still_plays_as_today(tmp_path):
+    run = run_cli(
+        "play", "pantone", "--lang", "en", "--players", "Anna,Ben", "--script", "/dev/null"
+    )
+    assert run.code == 0 and "What shall we play" not in run.out
+    unknown = run_cli("play", "nosuchgame", "--players", "A,B")
+    assert unknown.code == 2 and "nosuchgame" in unknown.err and not unknown.out
+
+
+# --- golden set-up dialogues: script in, speech and events out (regenerate like the games'
+# goldens: FARBSPIEL_UPDATE_GOLDEN=1, then read the diff). Kept beside tests/golden/, whose
+# folders are games (other tests and benchmarks read them as such).
+DIALOGUES = sorted((Path(__file__).parent / "golden-setup").glob("*.script"))
+
+
+@pytest.mark.parametrize("script", DIALOGUES, ids=[s.stem for s in DIALOGUES])
+def test_golden_set_up_dialogue(script):
+    import os
+    import shlex
+
+    first = script.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# farbspiel: play --lang ")
+    argv = shlex.split(first.removeprefix("# farbspiel:"))
+    run = run_cli(*argv, "--script", str(script), "--json")
+    assert run.code == 0, run.err
+    expected = script.with_suffix(".jsonl")
+    if os.environ.get("FARBSPIEL_UPDATE_GOLDEN"):
+        expected.write_text(run.out, encoding="utf-8")
+    assert run.out.splitlines() == expected.read_text(encoding="utf-8").splitlines()

@@ -1,0 +1,158 @@
+"""``farbspiel`` (or ``farbspiel play``) without a game: set the game up by talking.
+
+The dialogue (voice.setup) asks for the game and the players and says the set-up back;
+on "yes" the game starts exactly as its command line would (``farbspiel play GAME ...``).
+This module gets the command line's own parser and ``play`` as arguments (it must not
+import voice.cli.main).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from voice.errors import UsageError
+from voice.input.lines import LineReader, read_script
+from voice.output.messages import Messages, console_language, explain, set_console_language
+from voice.output.sinks import Output
+from voice.session.adapters import ADAPTERS
+from voice.setup.dialogue import Reply, SetupDialogue
+
+SILENCE = 20.0
+"""Seconds of typed silence before the question is repeated, shortly."""
+
+Parse = Callable[[list[str]], argparse.Namespace]
+Play = Callable[[argparse.Namespace], int]
+
+
+def run_setup(
+    rest: list[str],
+    parse: Parse,
+    play: Play,
+    prepare: Callable[[argparse.Namespace], Any],
+    make_output: Callable[[argparse.Namespace, str], Output],
+    open_script: Callable[[Any], list[str] | None],
+    extra: dict[str, Any],
+) -> int:
+    """Talk the set-up through, then start the game. ``rest``: the options after ``play``
+    (input and output: --script, --json, --voice, --lang ...), checked by the real parser."""
+    lang = _option(rest, "--lang") or console_language()
+    io = parse(["play", next(iter(ADAPTERS)), "--players", "A", *rest])  # the options' own checks
+    lines = open_script(io.script)
+    reader = _keyboard() if lines is None else None
+    if lines is None and reader is None:
+        lines = []  # no input to read: nothing can be set up
+
+    def check(argv: list[str]) -> str | None:
+        try:
+            set_console_language(dialogue.plan.lang)
+            prepare(parse(["play", *argv, *_without_lang(rest)]))
+        except UsageError as exc:
+            return explain(exc)
+        return None
+
+    dialogue = SetupDialogue(lang, check)
+    out = make_output(io, lang)
+    try:
+        start, left = _talk(dialogue, out, _answers(lines, reader))
+    finally:
+        out.close()
+    if start is None:
+        return 0
+    args = parse(["play", *start, *_without_lang(rest)])
+    for key, value in extra.items():
+        setattr(args, key, value)
+    args.script_lines = left
+    args.line_reader = reader
+    return play(args)
+
+
+def _keyboard() -> LineReader | None:
+    try:
+        return LineReader(sys.stdin.fileno())
+    except (OSError, ValueError):  # no standard input (closed, or replaced by a test runner)
+        return None
+
+
+def _talk(
+    dialogue: SetupDialogue, out: Output, answers: Iterator[tuple[str | None, list[str] | None]]
+) -> tuple[list[str] | None, list[str] | None]:
+    """Ask and listen until the table says yes: the command line and the script lines left."""
+    _say(out, dialogue, dialogue.first())
+    for text, left in answers:
+        reply = dialogue.hear(text) if text is not None else dialogue.repeat()
+        _say(out, dialogue, reply)
+        if reply.start is not None:
+            return reply.start, left
+    _say(out, dialogue, Reply("input_ended"))
+    return None, None
+
+
+def _answers(
+    lines: list[str] | None, reader: LineReader | None
+) -> Iterator[tuple[str | None, list[str] | None]]:
+    """Each answer (None: silence) with the script lines after it."""
+    if lines is not None:
+        for item in read_script(lines):
+            if item.text is not None:
+                yield item.text, lines[item.number :]
+            elif item.seconds is not None:
+                yield None, lines[item.number :]
+        return
+    assert reader is not None
+    while True:
+        line = reader.readline(SILENCE)
+        if line == "":
+            return
+        yield (line.strip() or None) if line is not None else None, None
+
+
+def _say(out: Output, dialogue: SetupDialogue, reply: Reply) -> None:
+    messages = Messages(dialogue.plan.lang, "setup", {})
+    data = _texts(messages, reply.data)
+    text = messages.require(reply.key, data)
+    if reply.key == "went_back":
+        text += " " + messages.require(str(reply.data["next"]), data)
+    out.say(text)
+
+
+def _texts(messages: Messages, data: dict[str, Any]) -> dict[str, Any]:
+    if "players" not in data:
+        return data
+    games = messages.templates.get("_games", {})
+    table = messages.templates.get("_options", {})
+    options = []
+    for item in data["options"]:
+        flag, value = item.split("=", 1)
+        words = table.get(flag, {})
+        options.append(str(words.get(value, words.get("default", value))).format(value=value))
+    return {
+        **data,
+        "game": games.get(data["game"], data["game"]),
+        "players": messages.join(data["players"]),
+        "options": "".join(", " + o for o in options),
+    }
+
+
+def _option(argv: Sequence[str], flag: str) -> str | None:
+    for i, word in enumerate(argv):
+        if word == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith(flag + "="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _without_lang(argv: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word == "--lang":
+            skip = True
+        elif not word.startswith("--lang="):
+            out.append(word)
+    return out

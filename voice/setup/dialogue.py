@@ -1,0 +1,127 @@
+"""The set-up dialogue: asks for the game and the players, says the set-up back, starts on
+"yes". Pure logic: it gets answers as text and returns what to say (a prompt key and data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from voice.setup.understanding import Answer, understand
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A set-up so far: the game, the players, options (flag -> value), the language."""
+
+    lang: str
+    game: str | None = None
+    players: tuple[str, ...] = ()
+    options: dict[str, str] = field(default_factory=dict)
+
+    def argv(self) -> list[str]:
+        """The same set-up as a ``farbspiel play`` command line (after ``play``)."""
+        assert self.game is not None
+        line = [self.game, "--lang", self.lang, "--players", ",".join(self.players)]
+        for flag, value in self.options.items():
+            if value:
+                line += [flag, value]
+        return line
+
+
+@dataclass
+class Reply:
+    key: str
+    data: dict[str, object] = field(default_factory=dict)
+    start: list[str] | None = None  # the command line to start, once confirmed
+
+
+Check = Callable[[list[str]], str | None]
+"""Says why a command line cannot start (the command line's own message), or None."""
+
+
+class SetupDialogue:
+    def __init__(self, lang: str, check: Check, last: Plan | None = None) -> None:
+        self.plan = Plan(lang)
+        self.history: list[Plan] = []
+        self.check = check
+        self.last = last
+
+    def first(self) -> Reply:
+        return Reply("ask_game")
+
+    def hear(self, text: str) -> Reply:
+        answer = understand(text, self.plan.lang)
+        if answer.word == "help":
+            return Reply(self._step() + "_help", self._summary())
+        if answer.word == "back":
+            if self.history:
+                self.plan = self.history.pop()
+            return self._next("went_back" if self.history or self.plan.game else "ask_game")
+        if answer.word == "again":
+            if self.last is None:
+                return Reply("no_last_time")
+            return self._apply(self.last)
+        if answer.word == "yes":
+            if self._step() != "confirm":
+                return self._next()
+            return Reply("starting", self._summary(), start=self.plan.argv())
+        if answer.word == "no":
+            return Reply("what_else")
+        if answer.empty:
+            return self.repeat()
+        return self._apply(self._merge(answer))
+
+    def _merge(self, answer: Answer) -> Plan:
+        plan = self.plan
+        if answer.game is not None and answer.game != plan.game:
+            plan = replace(plan, game=answer.game, options={})
+        if answer.players:
+            plan = replace(plan, players=answer.players)
+        if answer.lang is not None:
+            plan = replace(plan, lang=answer.lang)
+        options = dict(plan.options)
+        for flag, (game, value) in answer.options.items():
+            if plan.game is None:
+                plan = replace(plan, game=game)
+            if game == plan.game:
+                options[flag] = value
+        return replace(plan, options=options)
+
+    def _apply(self, plan: Plan) -> Reply:
+        if plan == self.plan:
+            return self.repeat()
+        if plan.game is not None and plan.players:
+            problem = self.check(plan.argv())
+            if problem is not None:  # said back; the set-up stays as it was
+                return Reply("cannot", {"problem": problem})
+        self.history.append(self.plan)
+        self.plan = plan
+        return self._next()
+
+    def repeat(self) -> Reply:
+        """The short repeat after silence, noise or an answer that changed nothing."""
+        return Reply(self._step() + "_again", self._summary())
+
+    def _step(self) -> str:
+        if self.plan.game is None:
+            return "ask_game"
+        if not self.plan.players:
+            return "ask_players"
+        return "confirm"
+
+    def _next(self, key: str | None = None) -> Reply:
+        step = self._step()
+        data = self._summary()
+        if key == "went_back":
+            return Reply("went_back", {**data, "next": step})
+        return Reply(step, data)
+
+    def _summary(self) -> dict[str, object]:
+        plan = self.plan
+        return {
+            "game": plan.game or "",
+            "players": list(plan.players),
+            "count": len(plan.players),
+            "options": [f"{k[2:]}={v}" for k, v in plan.options.items() if v],
+        }

@@ -1,0 +1,188 @@
+"""What a set-up answer says: the game, the players, options, or a dialogue word.
+
+The words are data (per language) matched on normalised text; nothing here starts a game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from voice.output.messages import Messages
+from words.text import normalize
+
+
+def _words(lang: str) -> Mapping[str, Any]:
+    """The games' names and the options in plain words (prompts/<lang>/setup.yaml)."""
+    words: Mapping[str, Any] = Messages(lang, "setup", {}).templates.get("_understand", {})
+    return words
+
+
+def _games(lang: str) -> dict[str, tuple[str, ...]]:
+    return {game: tuple(says) for game, says in _words(lang).get("games", {}).items()}
+
+
+def _options(lang: str) -> dict[tuple[str, ...], tuple[str, str, str]]:
+    return {
+        tuple(o["says"]): (o["game"], o["flag"], str(o["value"]))
+        for o in _words(lang).get("options", [])
+    }
+
+
+TIME_LIMIT = {"de": ("zeitlimit", "zeit limit"), "en": ("time limit",)}
+UNITS = {
+    "de": {"minute": 60, "minuten": 60, "sekunden": 1, "sekunde": 1},
+    "en": {"minute": 60, "minutes": 60, "seconds": 1, "second": 1},
+}
+NUMBERS: dict[str, dict[str, float]] = {
+    "de": {
+        "eine": 1,
+        "ein": 1,
+        "einer": 1,
+        "zwei": 2,
+        "drei": 3,
+        "vier": 4,
+        "fünf": 5,
+        "anderthalb": 1.5,
+        "dreißig": 30,
+        "sechzig": 60,
+        "neunzig": 90,
+    },
+    "en": {
+        "one": 1,
+        "a": 1,
+        "two": 2,
+        "three": 3,
+        "four": 4,
+        "five": 5,
+        "thirty": 30,
+        "sixty": 60,
+        "ninety": 90,
+    },
+}
+PLAYERS = {
+    "de": ("wir sind", "ich bin", "es spielen", "die spieler sind", "spieler"),
+    "en": ("we are", "we're", "i am", "i'm", "the players are", "players"),
+}
+FILLER = {
+    "de": {"und", "mit", "ich", "auch", "alle", "spielen", "spiele", "wir"},
+    "en": {"and", "with", "i", "also", "all", "play", "playing", "we", "me"},
+}
+WORDS = {
+    "de": {
+        "yes": ("ja", "los", "ja los", "ja bitte", "genau", "starten", "anfangen", "los gehts"),
+        "no": ("nein", "nee", "falsch"),
+        "back": ("zurück", "rückgängig", "geh zurück"),
+        "help": ("hilfe", "was kann ich sagen"),
+        "again": ("wie letztes mal", "wie beim letzten mal", "das gleiche wie letztes mal"),
+    },
+    "en": {
+        "yes": ("yes", "go", "start", "yes please", "let's go", "lets go", "ok", "okay"),
+        "no": ("no", "nope", "wrong"),
+        "back": ("go back", "back", "undo"),
+        "help": ("help", "what can i say"),
+        "again": ("the same as last time", "same as last time", "like last time"),
+    },
+}
+LANGUAGE = {
+    "de": {"englisch": "en", "auf englisch": "en", "deutsch": "de"},
+    "en": {"german": "de", "in german": "de", "english": "en"},
+}
+
+
+@dataclass
+class Answer:
+    """What one set-up answer said; empty if it said nothing we understood."""
+
+    word: str | None = None  # yes, no, back, help, again
+    game: str | None = None
+    players: tuple[str, ...] = ()
+    options: dict[str, tuple[str, str]] = field(default_factory=dict)  # flag -> (game, value)
+    lang: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.word or self.game or self.players or self.options or self.lang)
+
+
+def _has(text: str, phrase: str) -> int:
+    """Where ``phrase`` stands as whole words in ``text`` (-1 if not)."""
+    found = re.search(rf"(?:^| ){re.escape(phrase)}(?: |$)", text)
+    return found.start() if found else -1
+
+
+def understand(raw: str, lang: str) -> Answer:
+    """The set-up answer in ``raw`` (typed or recognised), in ``lang``."""
+    text = normalize(raw)
+    answer = Answer()
+    for word, phrases in WORDS[lang].items():
+        if text in phrases or (word == "again" and any(_has(text, p) >= 0 for p in phrases)):
+            answer.word = word
+            return answer
+    answer.game = _find_game(text, lang)
+    answer.options = _find_options(text, lang)
+    answer.players = _find_players(raw, lang)
+    answer.lang = next((v for k, v in LANGUAGE[lang].items() if _says_language(text, k)), None)
+    return answer
+
+
+def _says_language(text: str, word: str) -> bool:
+    return text == word or _has(text, "auf " + word) >= 0 or _has(text, "in " + word) >= 0
+
+
+def _find_game(text: str, lang: str) -> str | None:
+    pairs = [(p, g) for g, phrases in _games(lang).items() for p in phrases]
+    for phrase, game in sorted(pairs, key=lambda pg: -len(pg[0])):
+        if _has(text, phrase) >= 0:
+            return game
+    return None
+
+
+def _find_options(text: str, lang: str) -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    for phrases, (game, flag, value) in _options(lang).items():
+        if flag not in found and any(_has(text, p) >= 0 for p in phrases):
+            found[flag] = (game, value)
+    seconds = _time_limit(text, lang)
+    games = [game for _, (game, flag, _) in _options(lang).items() if flag == "--time-limit"]
+    if seconds is not None and "--time-limit" not in found and games:
+        found["--time-limit"] = (games[0], str(seconds))  # the game with a time limit
+    return found
+
+
+def _time_limit(text: str, lang: str) -> int | None:
+    if not any(_has(text, p) >= 0 for p in TIME_LIMIT[lang]):
+        return None
+    words = text.split()
+    for i, word in enumerate(words[1:], 1):
+        unit = UNITS[lang].get(word)
+        if unit is None:
+            continue
+        before = words[i - 1]
+        number = float(before) if before.isdigit() else NUMBERS[lang].get(before)
+        if number is not None:
+            return int(number * unit)
+    return None
+
+
+def _find_players(raw: str, lang: str) -> tuple[str, ...]:
+    text = normalize(raw, keep_case=True)
+    low = text.lower()
+    starts = [(i, p) for p in PLAYERS[lang] if (i := _has(low, p)) >= 0]
+    if not starts:
+        return ()
+    start, phrase = min(starts, key=lambda ip: (ip[0], -len(ip[1])))
+    rest = text[start:].split()[len(phrase.split()) :]
+    stops = {w for phrases in _games(lang).values() for p in phrases for w in p.split()}
+    stops |= {w for phrases in _options(lang) for p in phrases for w in p.split()}
+    stops |= {"auf", "in", "englisch", "deutsch", "english", "german"}
+    stops |= {"zeitlimit", "time", "limit", "version", "variante", "spielen", "spiel", "game"}
+    names: list[str] = []
+    for word in rest:
+        if word.lower() in stops and word.lower() not in FILLER[lang]:
+            break
+        if word.lower() not in FILLER[lang]:
+            names.append(word[:1].upper() + word[1:])
+    return tuple(names)
