@@ -726,6 +726,8 @@ def _wants_setup(raw: list[str]) -> bool:
         return True
     if raw[0] != "play" or "-h" in raw or "--help" in raw:
         return False
+    if any(arg in ADAPTERS for arg in raw[1:]):  # a game is named (maybe after an option)
+        return False
     return len(raw) == 1 or raw[1].startswith("-")
 
 
