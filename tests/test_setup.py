@@ -46,6 +46,30 @@ def test_noise_changes_nothing_and_back_undoes_only_the_last_answer():
     assert talk.hear("ja").start == ["pantone", "--lang", "de", "--players", "Anna,Ben"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "game", "said", "players"),
+    [
+        ("de", "Alle meine Farben", "Anna und Ben", ("Anna", "Ben")),
+        ("de", "Farben", "Mia, Leo, Ida", ("Mia", "Leo", "Ida")),
+        ("en", "Pantone", "Sam and Jo and Mia", ("Sam", "Jo", "Mia")),
+        ("de", "Pantone", "ähm", ()),  # noise: asked again, nobody set
+        ("en", "Farben", "me, Sam and Jo", ()),  # "me" has no name: asked again
+    ],
+)
+def test_names_alone_answer_who_is_playing(lang, game, said, players):
+    talk = SetupDialogue(lang, never_wrong)
+    talk.hear(game)
+    reply = talk.hear(said)
+    assert talk.plan.players == players
+    assert reply.key == ("confirm" if players else "ask_players_again")
+
+
+def test_names_alone_are_not_players_before_the_question():
+    talk = SetupDialogue("de", never_wrong)
+    assert talk.hear("Anna und Ben").key == "ask_game_again"
+    assert talk.plan.players == ()
+
+
 def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():
     talk = SetupDialogue("en", lambda argv: "two players are called Anna")
     talk.hear("the guessing one")

@@ -51,7 +51,7 @@ class SetupDialogue:
         return Reply("ask_game")
 
     def hear(self, text: str) -> Reply:
-        answer = understand(text, self.plan.lang)
+        answer = understand(text, self.plan.lang, players_asked=self._step() == "ask_players")
         if answer.word == "help":
             return Reply(self._step() + "_help", self._summary())
         if answer.word == "back":

@@ -113,8 +113,17 @@ def _has(text: str, phrase: str) -> int:
     return found.start() if found else -1
 
 
-def understand(raw: str, lang: str) -> Answer:
-    """The set-up answer in ``raw`` (typed or recognised), in ``lang``."""
+NOISE = {
+    "äh", "ähm", "äm", "öh", "hm", "hmm", "mhm", "uh", "uhm", "um", "er", "erm", "ah", "oh",
+    "also", "so", "okay", "ok", "na", "well", "ja", "yes", "nein", "no",
+}  # fmt: skip
+SELF = {"de": {"ich", "mich", "mir"}, "en": {"me", "myself", "i"}}
+MAX_NAMES = 8
+
+
+def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
+    """The set-up answer in ``raw`` (typed or recognised), in ``lang``; ``players_asked``:
+    the question was who plays, so bare names ("Anna und Ben") are the players."""
     text = normalize(raw)
     answer = Answer()
     for word, phrases in WORDS[lang].items():
@@ -124,6 +133,8 @@ def understand(raw: str, lang: str) -> Answer:
     answer.game = _find_game(text, lang)
     answer.options = _find_options(text, lang)
     answer.players = _find_players(raw, lang)
+    if players_asked and not (answer.players or answer.game or answer.options):
+        answer.players = _bare_names(raw, lang)
     answer.lang = next((v for k, v in LANGUAGE[lang].items() if _says_language(text, k)), None)
     return answer
 
@@ -186,3 +197,17 @@ def _find_players(raw: str, lang: str) -> tuple[str, ...]:
         if word.lower() not in FILLER[lang]:
             names.append(word[:1].upper() + word[1:])
     return tuple(names)
+
+
+def _bare_names(raw: str, lang: str) -> tuple[str, ...]:
+    """Names said alone ("Anna, Ben und Cem") when the question was who plays. Nothing if
+    the answer holds other words (noise, a game, "me" without a name: asked again)."""
+    words = normalize(raw, keep_case=True).replace(",", " ").split()
+    names: list[str] = []
+    for word in words:
+        low = word.lower()
+        if low in NOISE or low in SELF[lang] or not word.isalpha() or len(word) < 2:
+            return ()
+        if low not in FILLER[lang]:
+            names.append(word[:1].upper() + word[1:])
+    return tuple(names) if len(names) <= MAX_NAMES else ()
