@@ -37,7 +37,7 @@ def _at_terminal(monkeypatch: pytest.MonkeyPatch, answer: str, asked: list[str])
     monkeypatch.setattr("builtins.input", answer_with)
 
 
-@pytest.mark.parametrize("answer", ["ja", "Ja", "j"])
+@pytest.mark.parametrize("answer", ["ja", "Ja", "j", "jo", "ja, genau", "passt", "klar"])
 def test_a_damaged_german_save_is_repaired_after_a_german_question_and_ja(
     damaged_german_save, monkeypatch, answer
 ):
@@ -50,7 +50,7 @@ def test_a_damaged_german_save_is_repaired_after_a_german_question_and_ja(
     assert len(contents.actions) == 2 and contents.damaged_at == 3
 
 
-@pytest.mark.parametrize("answer", ["nein", "n", "yes"])
+@pytest.mark.parametrize("answer", ["nein", "n", "yes", "nö", "stimmt nicht", "yep"])
 def test_a_german_no_or_an_answer_in_another_language_repairs_nothing(
     damaged_german_save, monkeypatch, answer
 ):

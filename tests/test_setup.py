@@ -134,3 +134,21 @@ def test_golden_set_up_dialogue(script):
     if os.environ.get("FARBSPIEL_UPDATE_GOLDEN"):
         expected.write_text(run.out, encoding="utf-8")
     assert run.out.splitlines() == expected.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_ordinary_yes_starts_and_every_no_asks_what_else(lang):
+    from test_every_yes_and_no import NO, YES
+
+    for said, key in [*((y, "starting") for y in YES[lang]), *((n, "what_else") for n in NO[lang])]:
+        talk = SetupDialogue(lang, never_wrong)
+        talk.hear("Pantone")
+        talk.hear("Anna, Ben und Cem" if lang == "de" else "Anna, Ben and Cem")
+        reply = talk.hear(said)
+        assert reply.key == key, said
+        assert (reply.start is not None) == (key == "starting"), said
+
+
+def test_a_yes_with_more_in_it_is_not_a_plain_yes():
+    talk = SetupDialogue("de", never_wrong)
+    assert talk.hear("ja, Pantone").key == "ask_players"  # the game is taken, not a "yes"

@@ -434,7 +434,11 @@ def _ask_repair(
         answer = input(console_text("repair_question", lang, good=good))
     except EOFError:
         return False
-    return answer.strip().lower() in console_words("repair_yes", lang)
+    from voice.setup.understanding import yes_or_no
+
+    said = answer.strip().lower()
+    plain = yes_or_no(said, lang or console_language())
+    return said in console_words("repair_yes", lang) or plain == "yes"
 
 
 def _replayable(adapter: Any, contents: Contents) -> int:

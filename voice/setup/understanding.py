@@ -86,6 +86,36 @@ WORDS = {
         "again": ("the same as last time", "same as last time", "like last time"),
     },
 }
+YES_NO = {
+    "de": {
+        "yes": ({"ja", "jawohl", "genau", "jo", "jap", "jep", "jup", "passt", "klar", "stimmt",
+                 "richtig", "okay", "ok", "sicher", "los", "starten", "anfangen"},
+                {"das", "na", "bitte", "gehts", "geht", "es"}),
+        "no": ({"nein", "nee", "nö", "ne", "nä", "falsch", "nicht"},
+               {"das", "ist", "danke", "stimmt", "so"}),
+    },
+    "en": {
+        "yes": ({"yes", "yep", "yeah", "yup", "sure", "right", "correct", "okay", "ok",
+                 "course", "exactly", "absolutely", "go", "start"},
+                {"that's", "thats", "of", "please", "let's", "lets", "is"}),
+        "no": ({"no", "nope", "nah", "wrong", "not"},
+               {"that's", "thats", "thanks", "is", "right", "it's", "its"}),
+    },
+}  # fmt: skip
+"""An ordinary yes or no: its words all come from these, one of them from the first set."""
+
+
+def yes_or_no(raw: str, lang: str) -> str | None:
+    """"yes", "no" or None: every ordinary yes and no of ``lang`` ("jo", "ja, das stimmt",
+    "nö", "yep", "that's not right"), nothing else ("ja, Pantone" is not a plain yes)."""
+    words = normalize(raw).split()
+    for verdict in ("no", "yes"):  # "stimmt nicht": a no, though "stimmt" is a yes word
+        core, extra = YES_NO[lang][verdict]
+        if words and set(words) <= core | extra and core & set(words):
+            return verdict
+    return None
+
+
 LANGUAGE = {
     "de": {"englisch": "en", "auf englisch": "en", "deutsch": "de"},
     "en": {"german": "de", "in german": "de", "english": "en"},
@@ -126,6 +156,10 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
     the question was who plays, so bare names ("Anna und Ben") are the players."""
     text = normalize(raw)
     answer = Answer()
+    plain = yes_or_no(raw, lang)
+    if plain is not None:
+        answer.word = plain
+        return answer
     for word, phrases in WORDS[lang].items():
         if text in phrases or (word == "again" and any(_has(text, p) >= 0 for p in phrases)):
             answer.word = word
