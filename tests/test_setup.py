@@ -54,6 +54,8 @@ def test_noise_changes_nothing_and_back_undoes_only_the_last_answer():
         ("en", "Pantone", "Sam and Jo and Mia", ("Sam", "Jo", "Mia")),
         ("de", "Pantone", "ähm", ()),  # noise: asked again, nobody set
         ("en", "Farben", "me, Sam and Jo", ()),  # "me" has no name: asked again
+        ("de", "Pantone auf Englisch", "Anna, Ben und Cem", ("Anna", "Ben", "Cem")),
+        ("de", "Pantone auf Englisch", "Anna und ich", ()),
     ],
 )
 def test_names_alone_answer_who_is_playing(lang, game, said, players):

@@ -70,6 +70,14 @@ FILLER = {
     "de": {"und", "mit", "ich", "auch", "alle", "spielen", "spiele", "wir"},
     "en": {"and", "with", "i", "also", "all", "play", "playing", "we", "me"},
 }
+
+
+def _fillers() -> set[str]:
+    """The joining words of every language: a family that chose another language for the
+    game may still say "Anna, Ben und Cem" in its own."""
+    return set().union(*FILLER.values())
+
+
 WORDS = {
     "de": {
         "yes": ("ja", "los", "ja los", "ja bitte", "genau", "starten", "anfangen", "los gehts"),
@@ -226,9 +234,9 @@ def _find_players(raw: str, lang: str) -> tuple[str, ...]:
     stops |= {"zeitlimit", "time", "limit", "version", "variante", "spielen", "spiel", "game"}
     names: list[str] = []
     for word in rest:
-        if word.lower() in stops and word.lower() not in FILLER[lang]:
+        if word.lower() in stops and word.lower() not in _fillers():
             break
-        if word.lower() not in FILLER[lang]:
+        if word.lower() not in _fillers():
             names.append(word[:1].upper() + word[1:])
     return tuple(names)
 
@@ -240,8 +248,9 @@ def _bare_names(raw: str, lang: str) -> tuple[str, ...]:
     names: list[str] = []
     for word in words:
         low = word.lower()
-        if low in NOISE or low in SELF[lang] or not word.isalpha() or len(word) < 2:
+        unnamed = low in NOISE or any(low in words for words in SELF.values())
+        if unnamed or not word.isalpha() or len(word) < 2:
             return ()
-        if low not in FILLER[lang]:
+        if low not in _fillers():
             names.append(word[:1].upper() + word[1:])
     return tuple(names) if len(names) <= MAX_NAMES else ()
