@@ -248,7 +248,7 @@ def _bare_names(raw: str, lang: str) -> tuple[str, ...]:
     names: list[str] = []
     for word in words:
         low = word.lower()
-        unnamed = low in NOISE or any(low in words for words in SELF.values())
+        unnamed = low in NOISE or any(low in own for own in SELF.values())
         if unnamed or not word.isalpha() or len(word) < 2:
             return ()
         if low not in _fillers():
