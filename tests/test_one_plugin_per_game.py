@@ -25,12 +25,11 @@ GAMES = {
 REGISTRIES = {"voice/session/adapters/__init__.py", "games/assistant.py"}
 
 # Places that still name a game, owned by work under way (the table view and printable
-# cards move behind the adapter; the Farben adapter shares Pantone's deck checks): this
-# test fails when one of them no longer does, so it is struck off here then.
+# cards move behind the adapter): this test fails when one of them no longer does, so it
+# is struck off here then.
 NOT_YET = {
     "voice/display/views.py",
     "voice/cli/cards_pdf.py",
-    ("voice/session/adapters/farben.py", "pantone"),
 }
 
 

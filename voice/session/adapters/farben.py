@@ -10,6 +10,7 @@ from typing import Any
 
 from hassil import recognize_all
 
+from games.deck_files import MAX_CARDS, DeckError, Problem, check_text
 from games.engine import Action, Game, Setup
 from games.errors import Reason
 from games.farben import (
@@ -19,7 +20,6 @@ from games.farben import (
     key,
     load_deck,
 )
-from games.pantone_deck import MAX_CARDS, DeckError, Problem, check_text
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
 from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml

@@ -21,13 +21,12 @@ from typing import Any
 
 import yaml
 
+from games.deck_files import MAX_CARDS, DeckError
 from games.engine import Action, Event, Game, Setup, SetupError
 from games.name_match import SPOKEN_ABBREVIATIONS
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
-    MAX_CARDS,
     Character,
-    DeckError,
     OtherCharacter,
     beyond_deck,
     builtin_deck,
