@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import yaml
 
@@ -20,6 +21,19 @@ from voice.output.messages import TermMaker, console_text
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
 from words.text import normalize
+
+
+@dataclass(frozen=True)
+class CardSheet:
+    """A game's cards to print and cut out (``farbspiel cards GAME --pdf FILE``); the
+    command line lays them out on the page."""
+
+    cards: Sequence[tuple[str, Sequence[str]]]
+    """Per card: its number as printed, and its lines of text."""
+
+    kind: Literal["text", "words"]
+    """``text``: the first line is the card's title, the others are read (a character and
+    its hints); ``words``: a few words, printed large in the middle of the card."""
 
 
 class GameAdapter:
@@ -82,6 +96,12 @@ class GameAdapter:
 
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
         """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
+        raise UsageError(console_text("no_cards_to_print", game=self.game_id))
+
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        """The game's cards for the printed sheets: our own deck in ``lang``, or a deck
+        file of the players' own. Raises :class:`UsageError` (a game without cards, a
+        deck file that cannot be read)."""
         raise UsageError(console_text("no_cards_to_print", game=self.game_id))
 
     def must_tell_privately(self, event: Event, setup: Setup) -> bool:

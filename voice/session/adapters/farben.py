@@ -22,7 +22,7 @@ from games.farben import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
-from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, _spoken, read_deck_yaml
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent
 from words.text import normalize
@@ -186,6 +186,11 @@ class FarbenAdapter(GameAdapter):
         lines += [f"{n:>{width}}  {a} — {b}" for n, (a, b) in enumerate(pairs, start=1)]
         lines += ["", console_text("farben_cards_hint", lang=lang)]
         return "\n".join(lines)
+
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        pairs = load_word_file(deck_file) if deck_file is not None else load_deck(lang)
+        cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
+        return CardSheet(cards, "words")
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         options: dict[str, Any] = {"deck": lang}

@@ -37,7 +37,7 @@ from games.pantone_deck import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, console_text
-from voice.session.adapters.base import GameAdapter, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, read_deck_yaml
 from voice.understanding.board import BoardNameParser
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
@@ -211,6 +211,11 @@ class PantoneAdapter(GameAdapter):
         title = tables["title"].format(count=len(deck))
         return printable(deck, title, {"also": tables["also"], "hints": tables["hints"]})
 
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
+        also = _prompt_terms(lang)["print"]["also"]
+        return CardSheet([_card_lines(n, c, also) for n, c in enumerate(deck, start=1)], "text")
+
 
 # --- the deck ------------------------------------------------------------------------------
 def load_deck_file(path: Path) -> tuple[Character, ...]:
@@ -220,6 +225,15 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
         return parse_deck(data, f"--deck {path}")
     except DeckError as exc:
         raise UsageError(exc.describe()) from None
+
+
+def _card_lines(number: int, card: Character, also: str) -> tuple[str, list[str]]:
+    """A printed card: its number; the name, the other names a guess may use, the hints."""
+    lines = [card.name]
+    if card.aliases:
+        lines.append(f"({also}: {', '.join(card.aliases)})")
+    lines += [f"{i}. {hint}" for i, hint in enumerate(card.hints, start=1)]
+    return f"{number}", lines
 
 
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
