@@ -43,6 +43,11 @@ class GameAdapter:
     default_lang: ClassVar[str] = "en"
     engine: ClassVar[type[Game]]
 
+    table_view: ClassVar[str]
+    """The module that draws the game's part of the table view (``farbspiel display``):
+    its ``render(state, lang)`` (see ``voice.display.views.GameView``). Named, not
+    imported: the table view is a later stage than the session."""
+
     extra_queries: ClassVar[frozenset[str]] = frozenset()
     """Intents answered by :meth:`Game.query` beyond the engine's table of questions."""
 

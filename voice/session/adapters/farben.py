@@ -163,6 +163,7 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
+    table_view = "voice.display.views_farben"
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
     correction_passes = frozenset({"done"})  # the story told after the colour was shown

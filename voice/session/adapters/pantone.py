@@ -70,6 +70,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
+    table_view = "voice.display.views_pantone"
     help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
     name_lists = ("player", "character", "other_character")
 
