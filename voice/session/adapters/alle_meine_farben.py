@@ -49,6 +49,7 @@ class AlleMeineFarbenAdapter(GameAdapter):
     game_id = "alle-meine-farben"
     default_lang = "de"
     engine = AlleMeineFarben
+    table_view = "voice.display.views_alle_meine_farben"
     correctable = frozenset({"place"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

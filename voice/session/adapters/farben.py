@@ -10,6 +10,7 @@ from typing import Any
 
 from hassil import recognize_all
 
+from games.deck_files import MAX_CARDS, DeckError, Problem, check_text
 from games.engine import Action, Game, Setup
 from games.errors import Reason
 from games.farben import (
@@ -19,10 +20,9 @@ from games.farben import (
     key,
     load_deck,
 )
-from games.pantone_deck import MAX_CARDS, DeckError, Problem, check_text
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
-from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, _spoken, read_deck_yaml
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent
 from words.text import normalize
@@ -163,6 +163,7 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
+    table_view = "voice.display.views_farben"
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
     correction_passes = frozenset({"done"})  # the story told after the colour was shown
@@ -186,6 +187,11 @@ class FarbenAdapter(GameAdapter):
         lines += [f"{n:>{width}}  {a} — {b}" for n, (a, b) in enumerate(pairs, start=1)]
         lines += ["", console_text("farben_cards_hint", lang=lang)]
         return "\n".join(lines)
+
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        pairs = load_word_file(deck_file) if deck_file is not None else load_deck(lang)
+        cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
+        return CardSheet(cards, "words")
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         options: dict[str, Any] = {"deck": lang}

@@ -21,13 +21,12 @@ from typing import Any
 
 import yaml
 
+from games.deck_files import MAX_CARDS, DeckError
 from games.engine import Action, Event, Game, Setup, SetupError
 from games.name_match import SPOKEN_ABBREVIATIONS
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
-    MAX_CARDS,
     Character,
-    DeckError,
     OtherCharacter,
     beyond_deck,
     builtin_deck,
@@ -38,7 +37,7 @@ from games.pantone_deck import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, console_text
-from voice.session.adapters.base import GameAdapter, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, read_deck_yaml
 from voice.understanding.board import BoardNameParser
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
@@ -71,6 +70,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
+    table_view = "voice.display.views_pantone"
     help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
     name_lists = ("player", "character", "other_character")
 
@@ -212,6 +212,11 @@ class PantoneAdapter(GameAdapter):
         title = tables["title"].format(count=len(deck))
         return printable(deck, title, {"also": tables["also"], "hints": tables["hints"]})
 
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
+        also = _prompt_terms(lang)["print"]["also"]
+        return CardSheet([_card_lines(n, c, also) for n, c in enumerate(deck, start=1)], "text")
+
 
 # --- the deck ------------------------------------------------------------------------------
 def load_deck_file(path: Path) -> tuple[Character, ...]:
@@ -221,6 +226,15 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
         return parse_deck(data, f"--deck {path}")
     except DeckError as exc:
         raise UsageError(exc.describe()) from None
+
+
+def _card_lines(number: int, card: Character, also: str) -> tuple[str, list[str]]:
+    """A printed card: its number; the name, the other names a guess may use, the hints."""
+    lines = [card.name]
+    if card.aliases:
+        lines.append(f"({also}: {', '.join(card.aliases)})")
+    lines += [f"{i}. {hint}" for i, hint in enumerate(card.hints, start=1)]
+    return f"{number}", lines
 
 
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
