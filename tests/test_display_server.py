@@ -215,3 +215,129 @@ def test_a_pause_stops_the_views_clocks_and_continue_starts_them_where_they_stoo
     assert paused["paused"] is True and continued == {"paused": False}
     # the painting clock was running (the session's own clock did not move here)
     assert list(paused["timers_ran"].values()) == [0.0]
+
+
+def _replace(save: Path, kind: str) -> None:
+    """Put something that is not a save file where the save file was."""
+    import os
+
+    save.unlink()
+    if kind == "fifo":
+        os.mkfifo(save)
+    elif kind == "folder":
+        save.mkdir()
+    else:  # a symbolic link that leads to itself
+        save.symlink_to(save.name)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "loop"])
+def test_a_save_path_that_is_no_file_makes_the_view_wait_and_it_recovers(served, kind: str) -> None:
+    server, save, tokens = served
+    good = save.read_bytes()
+    _replace(save, kind)
+    status, body = _get(server, "/")  # (a FIFO is never opened for reading: no hang)
+    assert status == 200 and "cannot be read yet" in body
+    assert _get(server, "/p/" + tokens["Anna"])[0] == 200  # the private pages answer too
+    save.rmdir() if kind == "folder" else save.unlink()
+    save.write_bytes(good)
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" not in body
+
+
+def test_a_huge_line_or_file_shows_the_last_good_state_and_waits(served) -> None:
+    server, save, _ = served
+    good = save.read_bytes()
+    save.write_bytes(good + b'{"action": "' + b"x" * 3_000_000 + b'"}\n')
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" in body
+    with save.open("ab") as f:
+        f.write(b"y" * 20_000_000)  # (more than the view reads)
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" in body
+    save.write_bytes(good)
+    assert "Waiting" not in _get(server, "/")[1]
+
+
+def test_a_reading_that_hangs_holds_up_no_request(served) -> None:
+    """A stalled network share: the journal's reading never returns. Every request is still
+    answered (from the last reading, saying it waits), and a fresh one once it answers."""
+    import threading
+    import time
+
+    server, save, tokens = served
+    assert "The Artist is painting" in _get(server, "/")[1]
+    watcher, released = server.journal.watcher, threading.Event()
+    reading = watcher.state
+    watcher.state = lambda: (released.wait(30), reading())[1]  # type: ignore[method-assign]
+    try:
+        began = time.monotonic()
+        for path in ("/", "/", "/p/" + tokens["Anna"], "/view.css"):
+            status, body = _get(server, path)
+            assert status == 200, path
+        assert time.monotonic() - began < 4
+        assert "The Artist is painting" in body or path == "/view.css"
+        assert "Waiting" in _get(server, "/")[1]
+    finally:
+        released.set()
+    time.sleep(0.1)
+    watcher.state = reading  # type: ignore[method-assign]
+    assert "Waiting" not in _get(server, "/")[1]
+
+
+def test_closed_streams_give_back_their_places_at_once(served) -> None:
+    from voice.display.server import MAX_STREAMS
+
+    server, _, tokens = served
+    for _ in range(2 * MAX_STREAMS):  # opened and closed, one after another
+        response, _lines = _events(server)
+        assert response.status == 200
+        response.close()
+    held = [_events(server)[0] for _ in range(MAX_STREAMS)]  # every place of the table taken
+    assert all(r.status == 200 for r in held)
+    assert _events(server)[0].status == 503  # "too many viewers"
+    private, _lines = _events(server, f"/p/{tokens['Anna']}/events")
+    assert private.status == 200  # the private pages keep places of their own
+    private.close()
+    held.pop().close()
+    import time
+
+    deadline = time.monotonic() + 2
+    while (response := _events(server)[0]).status != 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert response.status == 200  # the closed one's place is free
+    for r in held + [response]:
+        r.close()
+
+
+def test_a_client_dropping_its_connection_puts_nothing_on_the_terminal(served, capfd) -> None:
+    import struct
+
+    server, _, tokens = served
+    port = server.server_address[1]
+    requests = [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                b"GET /p/" + tokens["Anna"].encode() + b"/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"\x16\x03\x01garbage"]  # fmt: skip
+    for _ in range(5):
+        for data in requests:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(data)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()  # a reset, the way a phone that loses its network drops it
+    assert _get(server, "/")[0] == 200
+    out, err = capfd.readouterr()
+    assert err == "" and out == ""
+
+
+def test_display_refuses_a_save_path_that_is_no_file(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fifo, loop = tmp_path / "game.jsonl", tmp_path / "loop.jsonl"
+    os.mkfifo(fifo)
+    loop.symlink_to(loop.name)
+    for path, says in ((fifo, "is not an ordinary file"), (loop, "leads round in a circle"),
+                       (tmp_path, "is a folder")):  # fmt: skip
+        run = subprocess.run([sys.executable, "-m", "voice", "display", str(path), "--port", "0"],
+                             capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        assert run.returncode == 1 and says in run.stderr and "Traceback" not in run.stderr
