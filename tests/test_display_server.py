@@ -110,7 +110,9 @@ def test_a_half_written_or_corrupt_line_shows_the_last_good_state_and_waits(serv
     assert status == 200 and "cannot be read yet" in body
 
 
-def _events(server: TableServer, path: str = "/events") -> tuple[http.client.HTTPResponse, list[bytes]]:
+def _events(
+    server: TableServer, path: str = "/events"
+) -> tuple[http.client.HTTPResponse, list[bytes]]:
     """Open a live-update stream and read it up to its first event: (the answer, its lines)."""
     conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
     conn.request("GET", path)

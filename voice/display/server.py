@@ -41,7 +41,6 @@ import time
 from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import http_exceptions, web
@@ -62,7 +61,9 @@ FRESH_WAIT = 0.5
 """How long a request waits for the journal to be read before the last reading is used."""
 BACKLOG = 1024
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
-METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"})
+METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
+)
 _STATIC = {"/view.css": "text/css; charset=utf-8", "/view.js": "text/javascript; charset=utf-8"}
 _CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"  # noqa: E501
 
@@ -175,7 +176,7 @@ class TableServer:
         self.loopback = host in ("127.0.0.1", "localhost", "::1")
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.socket = socket.create_server((host, port), family=family, backlog=BACKLOG)
-        self.server_address: tuple[str, int] = tuple(self.socket.getsockname()[:2])  # type: ignore[assignment]
+        self.server_address: tuple[str, int] = tuple(self.socket.getsockname()[:2])
         self._loop: asyncio.AbstractEventLoop | None = None
         self._done: asyncio.Event | None = None
         self._ready = threading.Event()
@@ -313,7 +314,12 @@ class _Handler:
         target = request.raw_path
         parts = urlsplit(target)
         path = parts.path
-        if not target.startswith("/") or target.startswith("//") or "\\" in target or ".." in target:
+        if (
+            not target.startswith("/")
+            or target.startswith("//")
+            or "\\" in target
+            or ".." in target
+        ):
             return self._plain(HTTPStatus.NOT_FOUND, "not found")
         head = method == "HEAD"
         if path in _STATIC:
@@ -353,7 +359,9 @@ class _Handler:
     def _plain(
         self, status: HTTPStatus, text: str, extra: dict[str, str] | None = None
     ) -> web.Response:
-        answer = self._send(status, "text/plain; charset=utf-8", (text + "\n").encode(), extra=extra)
+        answer = self._send(
+            status, "text/plain; charset=utf-8", (text + "\n").encode(), extra=extra
+        )
         answer.force_close()
         return answer
 
