@@ -26,6 +26,7 @@ import asyncio
 import io
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -107,22 +108,28 @@ def _ms(values: list[float]) -> dict[str, float]:
             "max_ms": round(values[-1] * 1000, 2)}  # fmt: skip
 
 
-async def viewers(port: int, count: int, total: int) -> dict[str, Any]:
-    """``count`` clients at once, ``total`` requests in all, a connection each."""
+async def viewers(port: int, count: int, total: int, pace: float) -> dict[str, Any]:
+    """``count`` clients at once, ``total`` requests in all, a connection each. With
+    ``pace``, each viewer asks once every ``pace`` seconds (a viewer reloading its page,
+    started at random moments); without, as fast as answers come (a flood)."""
     left, times, bad, timeouts = [total], [], [0], [0]
+    rng = random.Random(1)
 
     async def viewer() -> None:
+        await asyncio.sleep(rng.uniform(0, pace))
         while left[0] > 0:
             left[0] -= 1
+            began = time.perf_counter()
             status, _, seconds = await fetch(port)
             times.append(seconds)
             timeouts[0] += status == 0
             bad[0] += status not in (0, 200)
+            await asyncio.sleep(max(0.0, pace - (time.perf_counter() - began)))
 
     began = time.perf_counter()
     await asyncio.gather(*(viewer() for _ in range(count)))
     wall = time.perf_counter() - began
-    return {"viewers": count, "requests": len(times), "timeouts": timeouts[0],
+    return {"viewers": count, "requests": len(times), "pace_s": pace, "timeouts": timeouts[0],
             "not_ok": bad[0], "per_second": round(len(times) / wall), **_ms(times)}  # fmt: skip
 
 
@@ -275,7 +282,8 @@ async def resets(port: int, count: int) -> int:
 async def measure(port: int, save: Path, args: argparse.Namespace) -> dict[str, Any]:
     await fetch(port)  # (warm)
     return {
-        "viewers": await viewers(port, args.viewers, args.requests),
+        "viewers": await viewers(port, args.viewers, args.requests, args.pace),
+        "flood": await viewers(port, args.viewers, args.requests, 0.0),
         "keepalive": await keepalive(port, args.keepalive),
         "streams": await streams(port, args.streams),
         "slow_clients": await slow_clients(port, args.slow, args.slow_seconds),
@@ -290,6 +298,8 @@ def verdicts(result: dict[str, Any]) -> dict[str, bool]:
     slowed = slow["during"].get("p95_ms", 0) > max(3 * slow["before"].get("p95_ms", 0), 50)
     return {
         "200 viewers: p95 <= 50 ms, no timeout": view["p95_ms"] <= 50 and not view["timeouts"],
+        "flood: no timeout, every answer 200": not result["flood"]["timeouts"]
+        and not result["flood"]["not_ok"],
         "keep-alive p50 <= 5 ms": result["keepalive"]["p50_ms"] <= 5,
         "streams closed: a new viewer served at once": stream["new_stream_status"] == 200
         and stream["new_stream_first_event_ms"] < 1000
@@ -307,11 +317,16 @@ def report(result: dict[str, Any]) -> str:
     view, keep, stream, slow = (
         result[k] for k in ("viewers", "keepalive", "streams", "slow_clients")
     )
+    flood = result["flood"]
     lines = [
         "# The table view under load (loopback)", "", f"`{result['command']}`", "",
-        f"- {view['viewers']} viewers, {view['requests']} requests: p50 {view['p50_ms']} ms, "
-        f"p95 {view['p95_ms']} ms, max {view['max_ms']} ms, {view['timeouts']} timeouts, "
-        f"{view['not_ok']} not 200, {view['per_second']} requests/s",
+        f"- {view['viewers']} viewers, a request every {view['pace_s']} s each, {view['requests']} "
+        f"requests: p50 {view['p50_ms']} ms, p95 {view['p95_ms']} ms, max {view['max_ms']} ms, "
+        f"{view['timeouts']} timeouts, {view['not_ok']} not 200, {view['per_second']} requests/s",
+        f"- the same as a flood (each viewer asks again at once), {flood['requests']} requests: "
+        f"p50 {flood['p50_ms']} ms, p95 {flood['p95_ms']} ms, max {flood['max_ms']} ms, "
+        f"{flood['timeouts']} timeouts, {flood['not_ok']} not 200, "
+        f"{flood['per_second']} requests/s",
         f"- keep-alive, {keep['requests']} requests: p50 {keep['p50_ms']} ms, "
         f"p95 {keep['p95_ms']} ms",
         f"- {stream['opened_and_closed']} streams opened and closed, then a new one: "
@@ -338,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--viewers", type=int, default=200)
     parser.add_argument("--requests", type=int, default=5000)
+    parser.add_argument(
+        "--pace", type=float, default=1.0, help="seconds between a viewer's requests"
+    )
     parser.add_argument("--keepalive", type=int, default=1000)
     parser.add_argument("--streams", type=int, default=64)
     parser.add_argument("--slow", type=int, default=50)

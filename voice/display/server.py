@@ -292,6 +292,7 @@ class _Handler:
     def __init__(self, server: TableServer) -> None:
         self.server = server
         self.save_id = save_id(server.save)
+        self._pages: dict[tuple[str, str | None, str, str, int], bytes] = {}
 
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         try:
@@ -325,8 +326,8 @@ class _Handler:
         if path in _STATIC:
             return self._send(HTTPStatus.OK, _STATIC[path], static_file(path[1:]), cache=True)
         if path == "/":
-            view = render((await self.server.journal.reading()).state)
-            return self._page(view, _theme(parts.query), "/events")
+            state = (await self.server.journal.reading()).state
+            return self._page(state, None, _theme(parts.query), "/events")
         if path == "/events":
             return await self._stream(request, None, head)
         if path.startswith("/p/"):
@@ -337,8 +338,7 @@ class _Handler:
                 return self._plain(HTTPStatus.NOT_FOUND, "not found")
             if rest == "events":
                 return await self._stream(request, player, head)
-            view = render_private(reading.state, player)
-            return self._page(view, _theme(parts.query), f"/p/{token}/events", private=True)
+            return self._page(reading.state, player, _theme(parts.query), f"/p/{token}/events")
         return self._plain(HTTPStatus.NOT_FOUND, "not found")
 
     def _host_ok(self, request: web.BaseRequest) -> bool:
@@ -352,8 +352,19 @@ class _Handler:
         return name in LOOPBACK_NAMES
 
     # --- answers ---------------------------------------------------------------------
-    def _page(self, view: View, theme: str, events: str, private: bool = False) -> web.Response:
-        body = page_html(view, theme, events, private).encode("utf-8")
+    def _page(
+        self, state: TableState, player: str | None, theme: str, events: str
+    ) -> web.Response:
+        """The page of the table (``player`` None) or of one player's private page; made
+        once per reading, theme and second (its clocks count whole seconds)."""
+        key = (state.version, player, theme, events, int(time.time()))
+        body = self._pages.get(key)
+        if body is None:
+            if len(self._pages) > 64:
+                self._pages.clear()
+            view = render_private(state, player) if player else render(state)
+            body = page_html(view, theme, events, player is not None).encode("utf-8")
+            self._pages[key] = body
         return self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 
     def _plain(
