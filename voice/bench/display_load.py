@@ -1,12 +1,16 @@
 """The table view's server under load and misuse, on loopback (issue 27.3).
 
-    python -m voice.bench.display_load [--viewers 200] [--requests 5000] [--out bench-results]
+    python -m voice.bench.display_load [--viewers 200] [--requests 5000] [--pace 1.0]
+                                       [--out bench-results]
 
 A Pantone game is written to a save file, and ``farbspiel display`` serves it from a
 process of its own, as at the table. Then, one after another:
 
 * **viewers**: ``--viewers`` clients at once fetch the page, a new connection each, until
-  ``--requests`` are done; the time of each (connect to last byte), timeouts at 10 s;
+  ``--requests`` are done; the time of each (connect to last byte), timeouts at 10 s.
+  First each viewer reloads once every ``--pace`` seconds (started at random moments),
+  then the same as a flood (each asks again as soon as it has its answer: a throughput
+  test, where each answer waits for those of all the others);
 * **keep-alive**: one connection, ``--keepalive`` requests one after another;
 * **streams**: ``--streams`` live-update streams opened (each to its first event) and
   closed, then a new viewer's stream: the time to its first event;
