@@ -33,6 +33,7 @@ import dataclasses
 import json
 import logging
 import os
+import queue
 import secrets
 import socket
 import stat
@@ -98,11 +99,23 @@ class Journal:
     def __init__(self, save: Path) -> None:
         self.save = Path(save)
         self.watcher = Watcher(self.save)
-        self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="table-journal")
         self._last = Reading(TableState(waiting=True), {})
         self._running: concurrent.futures.Future[Reading] | None = None
         self._began = 0.0
         self._links: tuple[tuple[int, int, int] | None, dict[str, str]] = (None, {})
+        # a daemon thread: one stuck in a reading (a stalled share) never holds up the exit
+        self._asked: queue.SimpleQueue[concurrent.futures.Future[Reading] | None]
+        self._asked = queue.SimpleQueue()
+        self._closed = False
+        threading.Thread(target=self._reader, name="table-journal", daemon=True).start()
+
+    def _reader(self) -> None:
+        while (future := self._asked.get()) is not None:
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(self._read())
+                except Exception as exc:  # noqa: BLE001 - the request says so, not the terminal
+                    future.set_exception(exc)
 
     def _read(self) -> Reading:
         self._last = Reading(self.watcher.state(), self._tokens())
@@ -124,10 +137,10 @@ class Journal:
     async def reading(self) -> Reading:
         """A fresh reading, or the last one (marked as waiting) if the file does not answer."""
         running = self._running
-        if running is None or running.done():
-            with contextlib.suppress(RuntimeError):  # (the pool is shut down: stopping)
-                running = self._running = self._pool.submit(self._read)
-                self._began = time.monotonic()
+        if (running is None or running.done()) and not self._closed:
+            running = self._running = concurrent.futures.Future()
+            self._began = time.monotonic()
+            self._asked.put(running)
         if running is not None:
             left = FRESH_WAIT - (time.monotonic() - self._began)
             with contextlib.suppress(TimeoutError):
@@ -137,7 +150,8 @@ class Journal:
         return Reading(stalled, last.tokens)
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._closed = True
+        self._asked.put(None)
 
 
 class Places:
@@ -352,9 +366,7 @@ class _Handler:
         return name in LOOPBACK_NAMES
 
     # --- answers ---------------------------------------------------------------------
-    def _page(
-        self, state: TableState, player: str | None, theme: str, events: str
-    ) -> web.Response:
+    def _page(self, state: TableState, player: str | None, theme: str, events: str) -> web.Response:
         """The page of the table (``player`` None) or of one player's private page; made
         once per reading, theme and second (its clocks count whole seconds)."""
         key = (state.version, player, theme, events, int(time.time()))
