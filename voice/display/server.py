@@ -143,7 +143,7 @@ class Journal:
             self._asked.put(running)
         if running is not None:
             left = FRESH_WAIT - (time.monotonic() - self._began)
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(Exception):  # not read in time, or failed: the last one
                 return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(running)), left)
         last = self._last
         stalled = dataclasses.replace(last.state, waiting=True, version=last.state.version + "…")
