@@ -573,8 +573,10 @@ class AlleMeineFarben(Game):
             return [self._ask_first()]
         if self.stage == "play" and self.waiting_cards:
             # the whole question again ("and my other two?" alone would say too little)
-            partly = not self.board and not self.face_out and bool(self.face_up)
-            return [self._cards_wanted(again=partly)]
+            # once a card was drawn for it, never "draw a card for me" again: the card
+            # lies there already (asked anew after an undo or a "no")
+            dealt = not self.board and not self.face_out
+            return [self._cards_wanted(again=bool(self.face_up) or not dealt)]
         if self.stage == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]
