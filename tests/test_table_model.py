@@ -13,12 +13,15 @@ import pytest
 
 from games.alle_meine_farben import COLOURS, COPIES, HAND_SIZE, AlleMeineFarben
 from games.engine import Setup
+from games.farben import COLOURS as FARBEN_COLOURS
+from games.farben import Farben
 from voice.output.messages import colour_term
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import adapter_for
 from voice.session.session import Session
 
 _TERM = colour_term("en")
+ROUND_STAGES = ("side", "choosing", "reveal", "story")
 
 
 def name(colour: str) -> str:
@@ -168,3 +171,117 @@ def test_alle_meine_farben_table_equals_the_game_through_undos_and_corrections(
     else:  # undo over the assistant's move: said, asked, and done
         assert any(", and after it Robo " in line for line in out.said)
         assert any(line.startswith("Robo's ") for line in out.said)
+
+
+@dataclass
+class FarbenTable:
+    """The cards of Farben's rounds on a real table: each player's colour cards in hand,
+    the card each has laid for the word being told (and whether it is shown), the stacks
+    put aside and the word cards taken."""
+
+    players: tuple[str, ...]
+    seat: str | None = None
+    """The assistant's colour cards are virtual: nobody turns them over."""
+    hands: dict[str, int] = field(default_factory=dict)
+    laid: dict[str, int] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)
+    aside: int = 0
+    words_out: int = 0
+
+    def __post_init__(self) -> None:
+        self.hands = {p: len(FARBEN_COLOURS) for p in self.players}
+        self.laid = {p: 0 for p in self.players}
+
+    def _lay(self, count: int) -> None:
+        for player in self.players:
+            self.hands[player] -= count
+            self.laid[player] += count
+
+    def told(self, event: dict[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "card":  # "Round 3 of 10. Ben, your word card says ..."
+            self.words_out = event["round"]
+        elif kind == "table_word_card_back":
+            self.words_out -= 1
+        elif kind == "word_chosen":  # "... choose a colour and lay it face down"
+            self._lay(1)
+        elif kind == "table_cards_up":
+            self._lay(-1)
+        elif kind == "colour_told" and event["player"] != self.seat:
+            self.shown.add(event["player"])
+        elif kind == "table_card_down":
+            self.shown.remove(event["player"])
+        elif kind == "round_done":  # "That's the stack for ... Put it aside."
+            self.laid = {p: 0 for p in self.players}
+            self.shown = set()
+            self.aside += 1
+        elif kind == "table_stack_back":
+            self.aside -= 1
+            self.laid = {p: 1 for p in self.players}
+            self.shown = set(self.players) - {self.seat}
+
+    def check(self, game: Farben, said: list[str]) -> None:
+        where = f"after: {said[-6:]}"
+        telling = game.stage in ("choosing", "reveal", "story")
+        assert self.aside == len(game.stacks) - telling, where
+        assert self.laid == {p: int(telling) for p in self.players}, where
+        shown = set(game.stacks[-1].colours) - {self.seat} if telling else set()
+        assert self.shown == shown, where
+        assert self.words_out == game.round + 1, where
+        in_hand = {p: len(FARBEN_COLOURS) - len(game.stacks) for p in self.players}
+        assert self.hands == in_hand, where
+
+
+def farben_utterance(session: Session, rng: random.Random) -> list[str]:
+    game = session.game
+    assert isinstance(game, Farben)
+    if game.stage == "choose_first":
+        seat = session.seat.name if session.seat is not None else None
+        return [rng.choice([p for p in game.players if p != seat])]
+    roll = rng.random()
+    answer = rng.choice(["yes", "yes", "no"])
+    if roll < 0.2:
+        return ["undo", answer]
+    if roll < 0.3:
+        return [f"no wait, I meant {name(rng.choice(FARBEN_COLOURS))}", answer]
+    action = rng.choice(game.legal_actions())
+    if action.name == "side":
+        return [rng.choice(["the first one", "the second one"])]
+    if action.name == "reveal":
+        return [f"{game.teller} had {name(str(action.args['colour']))}"]
+    return [action.name]  # "ready", "done"
+
+
+FARBEN_SETUPS = [Setup(("Anna", "Ben", "Cem"), seed) for seed in range(3)] + [
+    Setup(("Anna", "Ben", "Robo"), seed, options={"assistant": {"name": "Robo"}})
+    for seed in range(2)
+]
+
+
+FARBEN_IDS = [f"{s.players}-{s.seed}" for s in FARBEN_SETUPS]
+
+
+@pytest.mark.parametrize("setup", FARBEN_SETUPS, ids=FARBEN_IDS)
+def test_farben_table_equals_the_game_through_undos_and_corrections(setup: Setup) -> None:
+    out = RecordingOutput()
+    session = Session(adapter_for("farben"), "en", setup, out)
+    table = FarbenTable(setup.players, session.seat.name if session.seat else None)
+    session.start()
+    rng = random.Random(setup.seed)
+    seen = 0
+    for _ in range(300):
+        game = session.game
+        assert isinstance(game, Farben)
+        if session.finished or game.stage not in ("choose_first", *ROUND_STAGES):
+            break
+        for line in farben_utterance(session, rng):
+            session.hear(line)
+            for event in out.records[seen:]:
+                table.told(event)
+            seen = len(out.records)
+            game = session.game
+            assert isinstance(game, Farben)
+            if game.stage in ROUND_STAGES:
+                table.check(game, out.said)
+    told = {r["type"] for r in out.records}
+    assert {"table_word_card_back", "table_stack_back", "table_card_down"} <= told
