@@ -15,6 +15,7 @@ from games.alle_meine_farben import COLOURS, COPIES, HAND_SIZE, AlleMeineFarben
 from games.engine import Setup
 from games.farben import COLOURS as FARBEN_COLOURS
 from games.farben import Farben
+from games.pantone import Pantone
 from voice.output.messages import colour_term
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import adapter_for
@@ -285,3 +286,68 @@ def test_farben_table_equals_the_game_through_undos_and_corrections(setup: Setup
                 table.check(game, out.said)
     told = {r["type"] for r in out.records}
     assert {"table_word_card_back", "table_stack_back", "table_card_down"} <= told
+
+
+PAINTING = ("create", "guess", "hint", "verdict")
+"""Pantone's stages while the Artist's swatches lie on the table."""
+
+
+def pantone_utterance(session: Session, rng: random.Random) -> list[str]:
+    game = session.game
+    assert isinstance(game, Pantone)
+    if game.stage == "choose_first":
+        return [rng.choice(list(game.players))]
+    roll = rng.random()
+    if roll < 0.3:
+        return ["undo", rng.choice(["yes", "yes", "no"])]
+    if game.stage == "choose":
+        choices = [a for a in game.legal_actions() if a.name in ("choose", "ready")]
+        action = rng.choice(choices)
+        return ["ready"] if action.name == "ready" else [f"card {action.args['card']}"]
+    if game.stage == "create" and roll < 0.6:
+        return ["done"]
+    if game.stage == "verdict":
+        return [rng.choice(["correct", "wrong"])]
+    return []  # the others think; time passes
+
+
+PANTONE_SETUPS = [
+    Setup(
+        ("Anna", "Ben", "Cem"),
+        seed,
+        options={**adapter_for("pantone").default_options("en"), "cards": cards},
+    )
+    for seed, cards in enumerate(["number", "physical", "number", "physical"])
+]
+
+
+@pytest.mark.parametrize("setup", PANTONE_SETUPS, ids=[str(s.seed) for s in PANTONE_SETUPS])
+def test_pantone_swatches_follow_the_game_through_undos(setup: Setup) -> None:
+    """The swatches lie while the Artist paints and the others guess; an undo back to
+    before the painting has the Artist take them back (a new turn starts afresh)."""
+    out = RecordingOutput()
+    session = Session(adapter_for("pantone"), "en", setup, out)
+    session.start()
+    rng = random.Random(setup.seed)
+    laid, seen, now = False, 0, 0.0
+    for _ in range(300):
+        if session.finished:
+            break
+        lines = pantone_utterance(session, rng)
+        for line in lines:
+            session.hear(line)
+        if not lines:
+            now += rng.choice([5.0, 20.0])
+            session.tick(now)
+        for event in out.records[seen:]:
+            kind = event["type"]
+            if kind == "artist":  # a new Artist's turn: the last picture is cleared
+                laid = False
+            laid = laid or kind == "create_start"  # "Anna, paint!"
+            laid = laid and kind != "table_swatches_back"
+        seen = len(out.records)
+        game = session.game
+        assert isinstance(game, Pantone)
+        if game.stage != "over":
+            assert laid == (game.stage in PAINTING), f"after: {out.said[-6:]}"
+    assert any(r["type"] == "table_swatches_back" for r in out.records)
