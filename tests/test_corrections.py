@@ -177,3 +177,16 @@ def test_undo_over_the_assistants_move_says_so_and_its_cards_go_back(tmp_path):
         "Ben, take your card back from the hat into your hand.",
         "Ben, number 2: the hat, row 1, column 2.",
     ]
+
+
+def test_after_no_to_an_unsure_colour_the_correction_is_still_that_players_move():
+    out = RecordingOutput()
+    session = Session(adapter_for("alle-meine-farben"), "de", Setup(("Anna", "Ben"), seed=1), out)
+    session.start()
+    session.hear("Anna")
+    session.hear("blau")
+    session.hear("lila", 0.6)  # Ben, unsure: asked
+    session.hear("nein")
+    session.hear("nein, doch gelb")  # Ben's own colour, never a change of Anna's blue
+    assert out.said[-2] == "Der Hut ist jetzt gelb. Zieh bitte eine Karte nach."
+    assert [a.args.get("colour") for a in session.actions] == [None, "blue", "yellow"]

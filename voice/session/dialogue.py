@@ -105,8 +105,7 @@ class Dialogue:
         self.seat = seat
         self._correction_cache: tuple[tuple[Action, ...], Correctable | None] | None = None
         self._refused: tuple[tuple[Action, ...], Action] | None = None
-        """A move with a colour just refused, and the game it was refused in: "nein, doch
-        lila" now is that player's move again, never a change of the move before."""
+        """A move with a colour just refused, and the game it was refused in."""
 
     # --- what is heard ---------------------------------------------------------------
     def phase(self, always: frozenset[str]) -> Phase:
@@ -138,10 +137,9 @@ class Dialogue:
         if name in ANSWERS:
             self.table.respond([Event("nothing_to_confirm")])
         elif name == CORRECTION:
-            refused = self.refused_move()
-            if refused is not None and isinstance(slots.get("colour"), str):
-                self.move(Action(refused.name, {**refused.args, "colour": slots["colour"]}),
-                          confidence)  # fmt: skip
+            again, colour = self.refused_move(), slots.get("colour")
+            if again is not None and isinstance(colour, str):
+                self.move(Action(again.name, {**again.args, "colour": colour}), confidence)
             else:
                 self.ask_correct(slots)
         else:
@@ -162,16 +160,20 @@ class Dialogue:
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
-        """Make a person's move; a refused move with a colour is remembered (see
-        :meth:`refused_move`)."""
-        table = self.table
-        made = table.apply(action)
-        correctable = action.name in table.adapter.correctable and "colour" in action.args
-        self._refused = None if made or not correctable else (tuple(table.actions), action)
+        """Make a person's move; one refused is remembered (:meth:`refused_move`)."""
+        made = self.table.apply(action)
+        self._refused = None
+        if not made:
+            self._refuse(action)
+
+    def _refuse(self, action: Action) -> None:
+        table = self.table  # only a move with a colour can be tried again with another
+        if action.name in table.adapter.correctable and "colour" in action.args:
+            self._refused = (tuple(table.actions), action)
 
     def refused_move(self) -> Action | None:
-        """The move with a colour refused just now (nothing happened since): "nein, doch
-        lila" is the same player trying again, not a change of the move before theirs."""
+        """The move with a colour refused (or answered "no") just now, nothing made since:
+        "nein, doch lila" is that player trying again, not a change of the move before."""
         refused = self._refused
         if refused is None or refused[0] != tuple(self.table.actions):
             return None
@@ -283,6 +285,8 @@ class Dialogue:
         question, table.question = table.question, None
         assert question is not None
         if not yes:
+            if isinstance(question, MoveQuestion):  # "nein, doch gelb" next: theirs again
+                self._refuse(question.action)
             table.respond([Event("cancelled")] + table.game.prompt())
             return
         if isinstance(question, MoveQuestion):
