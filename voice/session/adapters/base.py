@@ -77,6 +77,19 @@ class GameAdapter:
     correction_passes: ClassVar[frozenset[str]] = frozenset()
     """Actions that may lie between such a move and its correction; made again after it."""
 
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """What the real table must do with its cards when moves are taken back: one
+        instruction event per thing to do ("Ben, take your card back from the hat"), said
+        in this order. ``moves`` holds the events each taken-back action caused, oldest
+        first. Each instruction's type is a stable key a test can follow."""
+        return []
+
+    def table_correct(self, setup: Setup, move: Sequence[Event], fixed: Action) -> list[Event]:
+        """What the real table must do when the move that caused the events ``move`` is
+        corrected to ``fixed`` (its card swapped for the right one); nothing is drawn
+        again."""
+        return []
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Game-specific ``play`` options."""
 

@@ -11,7 +11,7 @@ from typing import Any
 from hassil import recognize_all
 
 from games.deck_files import MAX_CARDS, DeckError, Problem, check_text
-from games.engine import Action, Game, Setup
+from games.engine import Action, Event, Game, Setup
 from games.errors import Reason
 from games.farben import (
     MAX_WORD_LENGTH,
@@ -20,12 +20,22 @@ from games.farben import (
     key,
     load_deck,
 )
+from games.seat import seat_of
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
 from voice.session.adapters.base import CardSheet, GameAdapter, _spoken, read_deck_yaml
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent
 from words.text import normalize
+
+_TABLE_UNDO = {
+    "card": "table_word_card_back",
+    "round_done": "table_stack_back",
+    "word_chosen": "table_cards_up",
+    "colour_told": "table_card_down",
+    "stack_chosen": "table_stack_down",
+}
+"""What the table undoes when a move whose events include the key is taken back."""
 
 WORD_INTENTS = frozenset({"choose_side", "choose_stack"})
 """What a word card's word said on its own may mean."""
@@ -228,6 +238,23 @@ class FarbenAdapter(GameAdapter):
                 words.setdefault(key(word), word)
         lists["word"] = [SlotValue(_spoken(w), w) for w in words.values()]
         return lists
+
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """Newest first: a word card taken goes back, a stack put aside comes back, cards
+        laid for a word are picked up, a colour shown lies face down again, a stack
+        taken for scoring is put down (a correction changes only what was heard: the
+        card on the table is the truth)."""
+        seat = seat_of(setup)
+        told: list[Event] = []
+        for events in reversed(moves):
+            for event in reversed(events):
+                back = _TABLE_UNDO.get(event.type)
+                virtual = seat is not None and event.data.get("player") == seat.name
+                if back is not None and not (virtual and back == "table_card_down"):
+                    # the assistant's colour cards are virtual: nothing to turn over
+                    data = {k: event.data[k] for k in ("player", "word") if k in event.data}
+                    told.append(Event(back, data))
+        return told
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         word = word_term(lang)

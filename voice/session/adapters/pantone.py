@@ -163,6 +163,12 @@ class PantoneAdapter(GameAdapter):
         forms = [card.forms for card in deck]
         return BoardNameParser(grammar, "guess", "character", forms, others)
 
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """Taken back to before the painting began: the Artist takes the swatches laid
+        out back (nothing else lies on the table: the character card is in their hand)."""
+        started = [e for events in moves for e in events if e.type == "create_start"]
+        return [Event("table_swatches_back", dict(started[0].data))] if started else []
+
     def yes_no_intent(self, yes: bool, game: Game) -> str | None:
         # "Anna, is that right?" "Yep." - the Artist's verdict, in any words of yes or no
         if isinstance(game, Pantone) and game.physical and game.stage == "verdict":
