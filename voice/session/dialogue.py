@@ -148,9 +148,10 @@ class Dialogue:
 
     # --- asking ----------------------------------------------------------------------
     def move(self, action: Action, confidence: float) -> None:
-        """Make ``action``; first ask, if it was understood with too little confidence."""
+        """Make ``action``; first ask, if it was understood with too little confidence
+        or the game wants it asked (:meth:`Game.confirm_first`)."""
         table = self.table
-        if confidence < table.confirm_below:
+        if confidence < table.confirm_below or table.game.confirm_first(action):
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
             public = table.game.public(action).to_json()
