@@ -22,6 +22,8 @@ is sent once more on a fresh connection before the players are asked to say it a
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,7 +45,7 @@ DESCRIBE_SECONDS = 5.0
 SEND_SECONDS = 5.0
 """Longest wait for one utterance's audio to be sent."""
 
-ANSWER_SECONDS = 8.0
+ANSWER_SECONDS = 15.0
 """Longest wait for a transcript, plus the utterance's own length (a slow server on a
 small computer needs about as long as the speech lasted)."""
 
@@ -64,6 +66,10 @@ CHUNK_BYTES = 4096
 """Audio bytes per ``audio-chunk`` event."""
 
 SCHEMES = ("tcp", "unix")
+
+HOLD_OFF = ("wyoming_unreachable", "wyoming_garbage")
+"""Faults after which utterances are not sent for :data:`RETRY_SECONDS` (a slow answer or
+a dropped one says nothing about the next)."""
 
 
 def is_wyoming_uri(asr: str) -> bool:
@@ -127,7 +133,14 @@ class WyomingRecogniser(Recogniser):
         self.lang = lang
         self.notify = notify
         self.now = now
-        self._loop = asyncio.new_event_loop()
+        self._loop = asyncio.new_event_loop()  # the network's; the worker's after the start
+        # Utterances are sent by a worker thread, so typed lines and timers go on while the
+        # service thinks; its notices and transcripts come back here through queues.
+        self._jobs: queue.Queue[tuple[bytes, float] | None] = queue.Queue()
+        self._results: queue.Queue[Transcript | None] = queue.Queue()
+        self._notices: queue.Queue[Notice] = queue.Queue()
+        self._in_flight = 0
+        self._worker: threading.Thread | None = None
         self._endpointer = Endpointer(_speech_detector(vad), FRAME_BYTES / 2 / SAMPLE_RATE)
         self._pending = b""  # audio not yet a whole frame
         self._utterance: list[bytes] = []
@@ -142,6 +155,8 @@ class WyomingRecogniser(Recogniser):
         except ServiceFault as exc:
             # not there at start: the game goes on (typing), the service is tried again
             self._failed(exc)
+        finally:
+            self._tell()
 
     # -- the Recogniser interface -------------------------------------------------------
 
@@ -154,7 +169,6 @@ class WyomingRecogniser(Recogniser):
         data = self._pending + chunk
         whole = len(data) - len(data) % FRAME_BYTES
         self._pending = data[whole:]
-        result: Transcript | None = None
         for offset in range(0, whole, FRAME_BYTES):
             frame = self._endpointer.process(data[offset : offset + FRAME_BYTES])
             self._stream_seconds += FRAME_BYTES / 2 / SAMPLE_RATE
@@ -162,12 +176,31 @@ class WyomingRecogniser(Recogniser):
                 continue
             self._utterance.append(frame.audio)
             if frame.trailing >= END_SILENCE or frame.length >= MAX_UTTERANCE:
-                heard = self._end_utterance()
-                result = heard if heard is not None else result
-        return result
+                self._end_utterance()
+        return self._answer()
 
     def finish(self) -> Transcript | None:
-        return self._end_utterance() if self._utterance else None
+        """End of the stream: waits (bounded) for every utterance sent, and gives their
+        transcripts as one."""
+        if self._utterance:
+            self._end_utterance()
+        heard: list[Transcript] = []
+        deadline = self.now() + self._in_flight * (
+            2 * (CONNECT_SECONDS + SEND_SECONDS + ANSWER_SECONDS) + MAX_UTTERANCE
+        )
+        while self._in_flight and self.now() < deadline:
+            try:
+                transcript = self._results.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            self._in_flight -= 1
+            if transcript is not None:
+                heard.append(transcript)
+        self._tell()
+        if not heard:
+            return None
+        text = " ".join(t.text for t in heard if t.text)
+        return Transcript(text=text, confidence=1.0, end=heard[-1].end)
 
     def reset(self) -> None:
         self._endpointer.reset()
@@ -175,18 +208,57 @@ class WyomingRecogniser(Recogniser):
         self._utterance = []
 
     def close(self) -> None:
-        if not self._loop.is_closed():
-            self._loop.close()
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            self._jobs.put(None)
+            worker.join(timeout=2 * (CONNECT_SECONDS + SEND_SECONDS + ANSWER_SECONDS))
+        if worker is None or not worker.is_alive():
+            if not self._loop.is_closed():
+                self._loop.close()
+        self._tell()
 
-    # -- the service ----------------------------------------------------------------------
+    # -- the worker -----------------------------------------------------------------------
 
-    def _end_utterance(self) -> Transcript | None:
+    def _end_utterance(self) -> None:
         audio = b"".join(self._utterance)
         self.reset()
-        text = self._transcribe(audio)
-        if text is None:
-            return None
-        return Transcript(text=normalize(text), confidence=1.0, end=self._stream_seconds)
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._work, name="wyoming-asr", daemon=True)
+            self._worker.start()
+        self._in_flight += 1
+        self._jobs.put((audio, self._stream_seconds))
+
+    def _answer(self) -> Transcript | None:
+        """The next transcript the worker has, if any (the players told of any fault)."""
+        self._tell()
+        while self._in_flight:
+            try:
+                transcript = self._results.get_nowait()
+            except queue.Empty:
+                return None
+            self._in_flight -= 1
+            if transcript is not None:
+                return transcript
+        return None
+
+    def _tell(self) -> None:
+        while True:
+            try:
+                notice = self._notices.get_nowait()
+            except queue.Empty:
+                return
+            self.notify(notice)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            audio, end = job
+            try:
+                text = self._transcribe(audio)
+            except Exception as exc:  # noqa: BLE001 - a fault must not end the thread
+                self._failed(ServiceFault("wyoming_garbage", type(exc).__name__))
+                text = None
+            heard = None if text is None else Transcript(normalize(text), 1.0, end=end)
+            self._results.put(heard)
 
     def _transcribe(self, audio: bytes) -> str | None:
         """The service's transcript of ``audio``; None (the players told) if it failed."""
@@ -206,7 +278,7 @@ class WyomingRecogniser(Recogniser):
                 continue
             if self._fault is not None:
                 self._fault = None
-                self.notify(Notice("wyoming_back", {"uri": self.uri}))
+                self._notices.put(Notice("wyoming_back", {"uri": self.uri}))
             return text
         return None
 
@@ -225,12 +297,12 @@ class WyomingRecogniser(Recogniser):
                 self.close()
                 raise RecogniserError(key="wyoming_lacks_language", **lacks)
             self.refused = True
-            self.notify(Notice("wyoming_lacks_language", lacks))
+            self._notices.put(Notice("wyoming_lacks_language", lacks))
             return False
         if self._fault is not None:
             self._fault = None
-            self.notify(Notice("wyoming_back", {"uri": self.uri}))
-        self.notify(
+            self._notices.put(Notice("wyoming_back", {"uri": self.uri}))
+        self._notices.put(
             Notice(
                 "asr_wyoming",
                 {
@@ -261,11 +333,12 @@ class WyomingRecogniser(Recogniser):
             raise ServiceFault("wyoming_garbage", type(exc).__name__) from None
 
     def _failed(self, fault: ServiceFault) -> None:
-        self._next_try = self.now() + RETRY_SECONDS
+        if fault.key in HOLD_OFF:
+            self._next_try = self.now() + RETRY_SECONDS
         if self._fault == fault.key:
             return  # the players know
         self._fault = fault.key
-        self.notify(Notice(fault.key, {"uri": self.uri, "detail": fault.detail}))
+        self._notices.put(Notice(fault.key, {"uri": self.uri, "detail": fault.detail}))
 
 
 def _shown(items: Sequence[str], most: int = 8) -> str:
