@@ -22,6 +22,7 @@ is sent once more on a fresh connection before the players are asked to say it a
 from __future__ import annotations
 
 import asyncio
+import json
 import queue
 import threading
 import time
@@ -309,7 +310,7 @@ class WyomingRecogniser(Recogniser):
                     "uri": self.uri,
                     "programs": list(info.programs) or ["?"],
                     "models": _shown(info.models),
-                    "languages": _shown(info.languages),
+                    "languages": _languages(info.languages, self.lang),
                 },
             )
         )
@@ -348,6 +349,13 @@ def _shown(items: Sequence[str], most: int = 8) -> str:
     return f"{', '.join(items[:most])} … ({len(items)})"
 
 
+def _languages(languages: Sequence[str], lang: str, most: int = 8) -> str | Notice:
+    """The languages to say: all of a few; of many, the game's and how many more."""
+    if len(languages) <= most:
+        return ", ".join(languages)
+    return Notice("wyoming_languages_many", {"lang": lang, "count": len(languages) - 1})
+
+
 def _speech_detector(vad: str) -> Callable[[bytes], bool]:
     if vad == "silero":
         from voice.recognition.frontend import SileroSpeech
@@ -360,17 +368,63 @@ def _speech_detector(vad: str) -> Callable[[bytes], bool]:
     return is_speech
 
 
-async def _connect(uri: str) -> Any:
-    from wyoming.client import AsyncClient
+class _Connection:
+    """One conversation with the service; every fault is a :class:`ServiceFault`."""
 
-    client = AsyncClient.from_uri(uri, connect_timeout=CONNECT_SECONDS)
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    async def write_event(self, event: Any) -> None:
+        from wyoming.event import async_write_event
+
+        try:
+            await async_write_event(event, self.writer)
+        except (ConnectionError, OSError):
+            raise ServiceFault("wyoming_closed") from None
+
+    async def read_event(self) -> Any:
+        """The next event; None when the service hung up. Unlike wyoming's own reader,
+        something that is not an event is told apart from a hang-up."""
+        from wyoming.event import Event
+
+        try:
+            line = await self.reader.readline()
+            if not line:
+                return None
+            header = json.loads(line)
+            if not isinstance(header, dict) or not isinstance(header.get("type"), str):
+                raise ValueError("no event")
+            data = header.get("data") or {}
+            length = header.get("data_length") or 0
+            if length:
+                data = {**data, **json.loads(await self.reader.readexactly(int(length)))}
+            size = header.get("payload_length") or 0
+            payload = await self.reader.readexactly(int(size)) if size else None
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            raise ServiceFault("wyoming_closed") from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ServiceFault("wyoming_garbage", type(exc).__name__) from None
+        return Event(type=header["type"], data=data, payload=payload)
+
+    async def disconnect(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
+async def _connect(uri: str) -> _Connection:
+    parsed = urlparse(uri)
     try:
-        await client.connect()
+        if parsed.scheme == "unix":
+            opening = asyncio.open_unix_connection(path=parsed.path)
+        else:
+            opening = asyncio.open_connection(host=parsed.hostname, port=parsed.port)
+        reader, writer = await asyncio.wait_for(opening, CONNECT_SECONDS)
     except TimeoutError:
         raise ServiceFault("wyoming_unreachable", "timeout") from None
     except OSError as exc:
         raise ServiceFault("wyoming_unreachable", exc.strerror or str(exc)) from None
-    return client
+    return _Connection(reader, writer)
 
 
 async def _describe(uri: str) -> ServiceInfo:
@@ -430,7 +484,7 @@ async def _transcribe(uri: str, lang: str, audio: bytes) -> str:
 
 
 async def _send(
-    client: Any, audio: bytes, lang: str, transcribe: Any, start: Any, chunk: Any, stop: Any
+    client: _Connection, audio: bytes, lang: str, transcribe: Any, start: Any, chunk: Any, stop: Any
 ) -> None:
     await client.write_event(transcribe(language=lang).event())
     await client.write_event(start(rate=SAMPLE_RATE, width=2, channels=1).event())
@@ -447,7 +501,7 @@ async def _bounded(work: Any, seconds: float) -> Any:
         raise ServiceFault("wyoming_slow") from None
 
 
-async def _disconnect(client: Any) -> None:
+async def _disconnect(client: _Connection) -> None:
     try:
         await asyncio.wait_for(client.disconnect(), 1.0)
     except (TimeoutError, OSError):
