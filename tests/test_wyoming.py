@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from speech import chunks
@@ -106,10 +107,18 @@ class Whisper:
             if self.process.poll() is not None:
                 pytest.fail(f"wyoming-faster-whisper ended at start:\n{self.log()}")
             if _describes(self.uri):
+                self._warm_up()
                 return
             time.sleep(0.5)
         self.stop()
         pytest.fail(f"wyoming-faster-whisper gave no answer in {READY_SECONDS} s:\n{self.log()}")
+
+    def _warm_up(self) -> None:
+        """One transcription first: the first after a start is slow on a crowded machine
+        (the tests are about farbspiel's side, not the server's warm-up)."""
+        noise = pcm(with_noise(speak("hello", voice="en-us")))
+        with contextlib.suppress(wy.ServiceFault, TimeoutError):
+            asyncio.run(asyncio.wait_for(wy._transcribe(self.uri, "en", noise), 120))
 
     def stop(self) -> None:
         process, self.process = self.process, None
@@ -185,7 +194,7 @@ def test_the_server_gone_mid_game_is_told_and_tried_again(whisper: Whisper) -> N
         assert _heard(recogniser, "no") is None
         assert time.monotonic() - start < 2 * (wy.CONNECT_SECONDS + wy.SEND_SECONDS) + 5
         assert notes[-1].key == "wyoming_unreachable"
-        assert "cannot be reached" in str(_said(notes[-1]))
+        assert "cannot be reached (nothing answers at that address)" in _said(notes[-1])
         whisper.start()  # it is back: the next utterance after the pause reaches it again
         clock[0] += wy.RETRY_SECONDS
         assert _heard(recogniser, "no") == "no"
@@ -386,3 +395,77 @@ def test_a_service_without_the_games_language_is_refused(stranger) -> None:
 def test_a_bad_address_is_named(uri) -> None:
     run = _farbspiel("recognize", "farben", "--lang", "en", "--asr", uri, __file__, timeout=60)
     assert run.returncode == 2 and "tcp://HOST:PORT or unix://PATH" in run.stderr
+
+
+def _say_until(game: Any, say: Callable[[], None], answer: str, tries: int = 3) -> None:
+    """Says it again, as a player would, until the game answers (a server just started
+    on a crowded machine may still be too slow for the first one: that is told)."""
+    for attempt in range(tries):
+        say()
+        try:
+            game.wait_for(answer, timeout=ANSWER_WAIT)
+            return
+        except AssertionError:
+            if attempt == tries - 1:
+                raise
+
+
+# --- a game at the table ----------------------------------------------------------------------
+@needs_espeak
+def test_a_game_hears_through_the_server_and_goes_on_while_it_is_gone(
+    whisper: Whisper, tmp_path: Path
+) -> None:
+    """Through the PulseAudio virtual microphone of the device tests: a move said is heard
+    by the real server; with the server gone the table is told, a typed move counts; when
+    it is back, a move said counts again. Nothing is lost."""
+    import shutil
+    import tempfile
+
+    from pulse_audio import start_pulseaudio
+    from test_device_faults import ROOM, Terminal
+
+    runtime = Path(tempfile.mkdtemp(prefix="fw-pulse-"))  # short: a socket path lives there
+    daemon = start_pulseaudio(runtime)
+    if isinstance(daemon, str):
+        shutil.rmtree(runtime, ignore_errors=True)
+        pytest.skip(daemon)
+    save = tmp_path / "game.jsonl"
+    clips = {c: write_wav(tmp_path / f"{c}.wav", _clip(c, 3)) for c in ("red", "yellow", "blue")}
+    game: Terminal | None = None
+    try:
+        daemon.add_room(ROOM)
+        game = Terminal(
+            ["play", "alle-meine-farben", "--lang", "en", "--players", "Anna,Ben", "--seed", "1",
+             "--input", "mic", "--voice", "text", "--asr", whisper.uri, "--save", str(save)],
+            {**os.environ, "PULSE_SERVER": daemon.server, "XDG_DATA_HOME": str(tmp_path / "d")},
+        )  # fmt: skip
+        game.wait_for("listening through the microphone (typing works too)", timeout=90)
+        game.type("Anna is the youngest")
+        game.wait_for("Anna, number 1: the ball")
+        daemon.play(ROOM, clips["red"])
+        game.wait_for("The ball is now red.", timeout=ANSWER_WAIT)
+        whisper.stop()  # the voice server goes away
+        daemon.play(ROOM, clips["yellow"])
+        game.wait_for("cannot be reached", timeout=ANSWER_WAIT)
+        game.type("yellow")  # typing still counts
+        game.wait_for("The hat is now yellow.")
+        whisper.start()
+        time.sleep(wy.RETRY_SECONDS)
+        _say_until(game, lambda: daemon.play(ROOM, clips["blue"]), "The saw is now blue.")
+        game.wait_for("answers again")
+        game.type("quit")
+        game.type("yes")
+        code = game.finish()
+    finally:
+        if game is not None and game.proc.poll() is None:
+            game.proc.kill()
+        if whisper.process is None:
+            whisper.start()
+        daemon.stop()
+        shutil.rmtree(runtime, ignore_errors=True)
+    assert code == 0, game.text
+    assert "Traceback" not in game.err.decode()
+    from voice.session.journal import read
+
+    colours = [a.args.get("colour") for a in read(save).actions]
+    assert colours == [None, "red", "yellow", "blue"]  # nothing lost

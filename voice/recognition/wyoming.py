@@ -46,7 +46,7 @@ DESCRIBE_SECONDS = 5.0
 SEND_SECONDS = 5.0
 """Longest wait for one utterance's audio to be sent."""
 
-ANSWER_SECONDS = 15.0
+ANSWER_SECONDS = 20.0
 """Longest wait for a transcript, plus the utterance's own length (a slow server on a
 small computer needs about as long as the speech lasted)."""
 
@@ -81,7 +81,7 @@ def is_wyoming_uri(asr: str) -> bool:
 class ServiceFault(Exception):
     """One network wait went wrong; ``key`` is the notice that says how."""
 
-    def __init__(self, key: str, detail: str = "") -> None:
+    def __init__(self, key: str, detail: str | Notice = "") -> None:
         super().__init__(key)
         self.key = key
         self.detail = detail
@@ -421,10 +421,19 @@ async def _connect(uri: str) -> _Connection:
             opening = asyncio.open_connection(host=parsed.hostname, port=parsed.port)
         reader, writer = await asyncio.wait_for(opening, CONNECT_SECONDS)
     except TimeoutError:
-        raise ServiceFault("wyoming_unreachable", "timeout") from None
+        raise ServiceFault("wyoming_unreachable", _why("timeout")) from None
+    except ConnectionRefusedError:
+        raise ServiceFault("wyoming_unreachable", _why("refused")) from None
+    except FileNotFoundError:
+        raise ServiceFault("wyoming_unreachable", _why("no_socket")) from None
     except OSError as exc:
-        raise ServiceFault("wyoming_unreachable", exc.strerror or str(exc)) from None
+        raise ServiceFault("wyoming_unreachable", exc.strerror or type(exc).__name__) from None
     return _Connection(reader, writer)
+
+
+def _why(reason: str) -> Any:
+    """Why a connection failed, said in the game's language."""
+    return Notice("wyoming_why", {"reason": reason, "seconds": round(CONNECT_SECONDS)})
 
 
 async def _describe(uri: str) -> ServiceInfo:
