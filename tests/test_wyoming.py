@@ -220,10 +220,18 @@ def _said(notice: Notice) -> str:
 class Stranger:
     """A loopback server that answers each connection with ``behave(connection)``."""
 
-    def __init__(self, behave: Callable[[socket.socket], None], port: int = 0) -> None:
+    def __init__(
+        self, behave: Callable[[socket.socket], None], port: int = 0, path: Path | None = None
+    ) -> None:
         self.behave = behave
-        self.listener = socket.create_server(("127.0.0.1", port))
-        self.uri = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
+        if path is not None:
+            self.listener = socket.socket(socket.AF_UNIX)
+            self.listener.bind(str(path))
+            self.listener.listen()
+            self.uri = f"unix://{path}"
+        else:
+            self.listener = socket.create_server(("127.0.0.1", port))
+            self.uri = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
         self.listener.settimeout(0.2)
         self.running = True
         self.thread = threading.Thread(target=self._serve, daemon=True)
@@ -371,6 +379,28 @@ def test_a_service_not_there_at_start_is_tried_again(stranger) -> None:
             server.close()
     finally:
         recogniser.close()
+
+
+@needs_espeak
+def test_a_service_on_a_unix_socket(tmp_path: Path) -> None:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="fw-"))  # short: a socket path has a limit
+    server = Stranger(wyoming_like(["en-US"], "answer"), path=folder / "asr.sock")
+    notes: list[Notice] = []
+    recogniser = wy.WyomingRecogniser(server.uri, "en", notes.append)
+    try:
+        assert [n.key for n in notes] == ["asr_wyoming"]
+        assert _heard(recogniser, "no") == "no"  # the service's "No." as farbspiel's words
+    finally:
+        recogniser.close()
+        server.close()
+        (folder / "asr.sock").unlink(missing_ok=True)
+        folder.rmdir()
+    missing = wy.WyomingRecogniser(f"unix://{folder}/asr.sock", "en", notes.append)
+    missing.close()
+    assert notes[-1].key == "wyoming_unreachable"
+    assert "there is no such socket" in _said(notes[-1])
 
 
 def test_a_service_without_the_games_language_is_refused(stranger) -> None:
