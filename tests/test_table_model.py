@@ -96,20 +96,39 @@ class AmfTable:
                 assert colour == game.board[number].colour, where
 
 
+def who_starts(session: Session, rng: random.Random) -> list[str]:
+    """While the game asks who starts: a person's name (never the assistant's); else []."""
+    game = session.game
+    if getattr(game, "stage", None) != "choose_first":
+        return []
+    seat = session.seat.name if session.seat is not None else None
+    return [rng.choice([p for p in game.players if p != seat])]
+
+
+def opening(
+    session: Session, rng: random.Random, colours: Any, meant: str, correct_below: float
+) -> tuple[list[str], float]:
+    """Who starts, an undo or a correction (each with its answer), or nothing yet: then
+    the roll that decides what else is said."""
+    first = who_starts(session, rng)
+    if first:
+        return first, 1.0
+    roll, answer = rng.random(), rng.choice(["yes", "yes", "no"])
+    if roll < 0.2:
+        return ["undo", answer], roll
+    if roll < correct_below:
+        return [meant.format(name(rng.choice(colours))), answer], roll
+    return [], roll
+
+
 def amf_utterance(session: Session, rng: random.Random) -> list[str]:
     """What someone at the table says next: a move, or a correction or undo (with the
     answer to farbspiel's question), or now and then a colour the rules refuse."""
     game = session.game
     assert isinstance(game, AlleMeineFarben)
-    if game.stage == "choose_first":
-        seat = session.seat.name if session.seat is not None else None
-        return [rng.choice([p for p in game.players if p != seat])]
-    roll = rng.random()
-    answer = rng.choice(["yes", "yes", "no"])
-    if roll < 0.2:
-        return ["undo", answer]
-    if roll < 0.35:
-        return [f"I meant {name(rng.choice(COLOURS))}", answer]
+    said, roll = opening(session, rng, COLOURS, "I meant {}", 0.35)
+    if said:
+        return said
     moves = game.legal_actions()
     if roll < 0.45 or not moves:
         return [name(rng.choice(COLOURS))]  # perhaps refused: nothing moves
@@ -236,15 +255,9 @@ class FarbenTable:
 def farben_utterance(session: Session, rng: random.Random) -> list[str]:
     game = session.game
     assert isinstance(game, Farben)
-    if game.stage == "choose_first":
-        seat = session.seat.name if session.seat is not None else None
-        return [rng.choice([p for p in game.players if p != seat])]
-    roll = rng.random()
-    answer = rng.choice(["yes", "yes", "no"])
-    if roll < 0.2:
-        return ["undo", answer]
-    if roll < 0.3:
-        return [f"no wait, I meant {name(rng.choice(FARBEN_COLOURS))}", answer]
+    said, roll = opening(session, rng, FARBEN_COLOURS, "no wait, I meant {}", 0.3)
+    if said:
+        return said
     action = rng.choice(game.legal_actions())
     if action.name == "side":
         return [rng.choice(["the first one", "the second one"])]
