@@ -2,7 +2,9 @@
 "yes" or a "no" to each does.
 
 * a move understood with little confidence: "Lila für den Hut – richtig?"
-  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour);
+  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour) - unless it
+  is cheap to take back and fairly sure: then it is made at once and said back, and "nein"
+  or "nein, doch gelb" right after takes it back (implicit confirmation, :attr:`said_back`);
 * undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
 * a correction right after a move, "no wait, yellow" (:class:`CorrectQuestion`);
 * quit (:class:`QuitQuestion`).
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
-from voice.session.core import TIMER_ACTION, Phase, Question, Table
+from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
 from voice.session.seat import SeatPlayer
 
 CORRECTION = "correction"
@@ -45,6 +47,7 @@ KEYS = frozenset(
         "cancelled",
         "yes_or_no",
         "nothing_to_confirm",
+        "taken_back",
         "quit_saved",
         "quit_unsaved",
         "quit_save_failed",
@@ -103,6 +106,9 @@ class Dialogue:
         self.table = table
         self.seat = seat
         self._correction_cache: tuple[tuple[Action, ...], Correctable | None] | None = None
+        self.said_back: int | None = None
+        """Where in :attr:`Table.actions` the move made at once and said back stands,
+        while "nein" right after it may still take it back (until anything else is said)."""
 
     # --- what is heard ---------------------------------------------------------------
     def phase(self, always: frozenset[str]) -> Phase:
@@ -131,7 +137,12 @@ class Dialogue:
         """With no question waiting: "yes" (nothing to confirm) and "nein, doch gelb"
         (correct the last move); False for any other intent."""
         if name in ANSWERS:
-            self.table.respond([Event("nothing_to_confirm")])
+            if name == "deny" and self._said_back() is not None:
+                self._take_back_said()
+            elif self._said_back() is not None:  # "ja" to what was said back: it stands
+                self.said_back = None
+            else:
+                self.table.respond([Event("nothing_to_confirm")])
         elif name == CORRECTION:
             self.ask_correct(slots)
         else:
@@ -140,8 +151,16 @@ class Dialogue:
 
     # --- asking ----------------------------------------------------------------------
     def move(self, action: Action, confidence: float) -> None:
-        """Make ``action``; first ask, if it was understood with too little confidence."""
+        """Make ``action``; first ask, if it was understood with too little confidence -
+        unless it is cheap to take back and fairly sure: then it is made and said back."""
         table = self.table
+        said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
+        if confidence < table.confirm_below and said_back:
+            public = table.game.public(action).to_json()
+            if table.apply(action):
+                table.out.record({"type": "said_back", "action": public})
+                self.said_back = len(table.actions) - 1
+            return
         if confidence < table.confirm_below:
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
@@ -193,6 +212,7 @@ class Dialogue:
             table.respond([Event("nothing_to_correct")])
             return
         count, last, redo = correctable
+        said_back = self._said_back() is not None
         probe = table.rebuild(table.actions[:-count])
         fixed = Action(last.name, {**last.args, "colour": colour})
         if fixed == last:
@@ -214,7 +234,13 @@ class Dialogue:
             except GameError:
                 break  # only timers and the assistant's moves can fail: they follow anew
             kept += 1
-        table.question = CorrectQuestion(fixed, count, redo[:kept], description)
+        question = CorrectQuestion(fixed, count, redo[:kept], description)
+        if said_back:  # "nein, doch gelb" right after a move said back: no need to ask
+            self._correct(question)
+            table.sync_timers()
+            self.said_back = len(table.actions) - 1 - len(question.redo)
+            return
+        table.question = question
         public = table.game.public(fixed).to_json()
         table.out.record({"type": "confirm", "what": "correct", "action": public})
         table.respond([Event("confirm_correct", {"action": description})])
@@ -306,6 +332,34 @@ class Dialogue:
         table.timers.armed.clear()
         table.finished = False
         self.seat.forget()
+
+    # --- implicit confirmation ----------------------------------------------------------
+    def heard_other(self) -> None:
+        """Something else was said: "nein" no longer takes the move said back."""
+        self.said_back = None
+
+    def _said_back(self) -> Correctable | None:
+        """The move said back, if "nein" right now would take it back."""
+        if self.said_back is None:
+            return None
+        correctable = self.correctable()
+        if correctable is None or len(self.table.actions) - correctable[0] != self.said_back:
+            self.said_back = None
+            return None
+        return correctable
+
+    def _take_back_said(self) -> None:
+        """"nein" right after a move said back: it is taken back, and asked for again."""
+        table = self.table
+        correctable = self._said_back()
+        assert correctable is not None
+        count, last, _ = correctable
+        description = table.describe(table.rebuild(table.actions[:-count]), last)
+        self._take_back(count)
+        self.said_back = None
+        table.out.record({"type": "taken_back", "action": table.game.public(last).to_json()})
+        table.respond([Event("taken_back", {"action": description})] + table.game.prompt())
+        table.sync_timers()
 
     # --- which move ------------------------------------------------------------------
     def last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:

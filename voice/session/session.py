@@ -22,7 +22,7 @@ from voice.output.sinks import Output
 from voice.recognition.base import Transcript
 from voice.session import commands, dialogue
 from voice.session.adapters.base import GameAdapter
-from voice.session.core import Phase, Table
+from voice.session.core import SAY_BACK_FROM, Phase, Table
 from voice.session.dialogue import CORRECTION, Dialogue
 from voice.session.seat import SeatPlayer
 from voice.understanding.intents import MAX_CHARS, Intent
@@ -200,7 +200,8 @@ class Session(Table):
             self.say_only([Event("yes_or_no" if answering else "say_again")])
             return
         # the policy has decided; the confidence only tells the dialogue whether to confirm
-        sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        # (a move cheap to take back is then made and said back, not asked first)
+        sure = 1.0 if verdict.decision is Decision.ACT else SAY_BACK_FROM
         self._handle(verdict.intent, sure, phase)
         self.seat_player.play()
 
@@ -221,6 +222,8 @@ class Session(Table):
             if meant is not None:
                 intent = Intent(meant, {}, intent.text, intent.score)
         name, slots = intent.name, intent.slots
+        if name not in dialogue.ANSWERS and name != CORRECTION:
+            self.dialogue.heard_other()  # "nein" now no longer takes back a move said back
         if self.dialogue.answer_heard(name, slots, phase):
             return
         if self.paused and name not in phase.intents:

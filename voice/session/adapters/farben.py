@@ -165,6 +165,7 @@ class FarbenAdapter(GameAdapter):
     engine = Farben
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
+    said_back = frozenset({"reveal"})
     correction_passes = frozenset({"done"})  # the story told after the colour was shown
     names_with_colours = True
 
