@@ -126,3 +126,20 @@ def test_moves_that_cannot_be_taken_back_cheaply_are_asked_first(game, players, 
     session.hear(unsure, FAIRLY_SURE)
     assert len(session.actions) == made
     assert out.said[-1].endswith("richtig?")
+
+
+def test_the_artists_card_number_is_said_back_and_nein_takes_it_back():
+    adapter = adapter_for("pantone")
+    out = RecordingOutput()
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("de"))
+    session = Session(adapter, "de", setup, out)
+    session.start()
+    session.hear("Anna")
+    made = len(session.actions)
+    session.hear("zwölf", FAIRLY_SURE)
+    assert len(session.actions) == made + 1 and "Karte 12." in out.said[-2:]
+    session.hear("nein")
+    assert len(session.actions) == made
+    assert out.said[-2] == "Gut, zurückgenommen: Anna wählt Karte 12."
+    session.hear("13")
+    assert session.actions[-1].args == {"card": 13}

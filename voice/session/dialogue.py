@@ -155,7 +155,7 @@ class Dialogue:
         unless it is cheap to take back and fairly sure: then it is made and said back."""
         table = self.table
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
-        if confidence < table.confirm_below and said_back:
+        if confidence < table.confirm_below and said_back and not self._reveals(action):
             public = table.game.public(action).to_json()
             if table.apply(action):
                 table.out.record({"type": "said_back", "action": public})
@@ -212,7 +212,7 @@ class Dialogue:
             table.respond([Event("nothing_to_correct")])
             return
         count, last, redo = correctable
-        said_back = self._said_back() is not None
+        said_back = self._said_back() == count
         probe = table.rebuild(table.actions[:-count])
         fixed = Action(last.name, {**last.args, "colour": colour})
         if fixed == last:
@@ -338,22 +338,31 @@ class Dialogue:
         """Something else was said: "nein" no longer takes the move said back."""
         self.said_back = None
 
-    def _said_back(self) -> Correctable | None:
-        """The move said back, if "nein" right now would take it back."""
+    def _said_back(self) -> int | None:
+        """How many actions "nein" right now takes back with the move said back (the
+        timers and the assistant's moves since), or None if it takes back nothing."""
         if self.said_back is None:
             return None
-        correctable = self.correctable()
-        if correctable is None or len(self.table.actions) - correctable[0] != self.said_back:
+        if self.last_move_index() != self.said_back:
             self.said_back = None
             return None
-        return correctable
+        return len(self.table.actions) - self.said_back
+
+    def _reveals(self, action: Action) -> bool:
+        """Would ``action`` make the game say a hidden answer? (Then it is asked first: a
+        "nein" after it could not take back what the table has heard.)"""
+        try:
+            events = self.table.rebuild(self.table.actions).apply(action)
+        except GameError:
+            return False  # refused when made, with the game's reason
+        return any(e.data.get("reveals") for e in events)
 
     def _take_back_said(self) -> None:
         """"nein" right after a move said back: it is taken back, and asked for again."""
         table = self.table
-        correctable = self._said_back()
-        assert correctable is not None
-        count, last, _ = correctable
+        count = self._said_back()
+        assert count is not None
+        last = table.actions[-count]
         description = table.describe(table.rebuild(table.actions[:-count]), last)
         self._take_back(count)
         self.said_back = None

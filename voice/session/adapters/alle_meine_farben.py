@@ -50,7 +50,7 @@ class AlleMeineFarbenAdapter(GameAdapter):
     default_lang = "de"
     engine = AlleMeineFarben
     correctable = frozenset({"place"})
-    said_back = frozenset({"place"})
+    said_back = frozenset({"first", "place"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

@@ -165,7 +165,8 @@ class FarbenAdapter(GameAdapter):
     engine = Farben
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
-    said_back = frozenset({"reveal"})
+    # (never "name" or "hint": an answer that scores is asked first)
+    said_back = frozenset({"first", "side", "ready", "reveal", "done", "stack"})
     correction_passes = frozenset({"done"})  # the story told after the colour was shown
     names_with_colours = True
 
