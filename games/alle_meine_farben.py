@@ -287,10 +287,10 @@ class AlleMeineFarben(Game):
             return [Action("place", {"colour": c}) for c in hand if c in allowed] + passes
         if self.profi:
             colours = [c for c in COLOURS if self._placed_count(c) < COPIES]
-        else:
-            colours = self.allowed_colours()
-        actions = [Action("place", {"colour": c}) for c in colours]
-        if not self.profi and len(colours) < len(COLOURS):
+            return [Action("place", {"colour": c}) for c in colours]
+        allowed = self.allowed_colours()
+        actions = [Action("place", {"colour": c}) for c in allowed if self._accounted(c) < COPIES]
+        if len(allowed) < len(COLOURS):
             actions.append(Action("pass"))
         return actions
 
@@ -309,10 +309,10 @@ class AlleMeineFarben(Game):
         named = args.get("object")
         if named is not None and named != self.number:
             raise NotAllowed("wrong_object", named=named, number=self.number)
-        if self._placed_count(str(colour)) >= COPIES:
-            raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
         player = self.turn
         mine = self.seat is not None and player == self.seat.name
+        if self._accounted(str(colour), mine) >= COPIES:
+            raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
         if mine and colour not in self.face_up:
             raise NotAllowed("assistant_lacks_colour", player=player, colour=colour)
         if not self.profi:
@@ -466,6 +466,13 @@ class AlleMeineFarben(Game):
             if self._placed_count(c) < COPIES and self.conflict(self.number, c) is None
         ]
 
+    def _accounted(self, colour: str, mine: bool = False) -> int:
+        """Cards of ``colour`` nobody else can hold: on the board, and (for a person
+        placing one) the ones face up before the assistant or put aside by it."""
+        if mine:
+            return self._placed_count(colour)
+        return self._placed_count(colour) + self.face_up.count(colour) + self.face_out.count(colour)
+
     def _placed_count(self, colour: str) -> int:
         return sum(1 for card in self.board.values() if card.colour == colour)
 
@@ -573,8 +580,10 @@ class AlleMeineFarben(Game):
             return [self._ask_first()]
         if self.stage == "play" and self.waiting_cards:
             # the whole question again ("and my other two?" alone would say too little)
-            partly = not self.board and not self.face_out and bool(self.face_up)
-            return [self._cards_wanted(again=partly)]
+            # once a card was drawn for it, never "draw a card for me" again: the card
+            # lies there already (asked anew after an undo or a "no")
+            dealt = not self.board and not self.face_out
+            return [self._cards_wanted(again=bool(self.face_up) or not dealt)]
         if self.stage == "play":
             return [self._turn_event()]
         return [Event("game_over", self.result())]

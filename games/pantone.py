@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from games.deck_files import DeckError
 from games.engine import (
     JSON,
     Action,
@@ -61,7 +62,7 @@ from games.engine import (
     winners,
 )
 from games.name_match import best_match, names_card
-from games.pantone_deck import Character, DeckError, parse_deck
+from games.pantone_deck import Character, parse_deck
 from games.pantone_saves import decide_guess, name_clock
 
 CARD_MODES = ("number", "deal", "physical")

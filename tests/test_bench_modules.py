@@ -27,6 +27,8 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules([str(BENCH)]))
 SMALLEST: dict[str, list[str]] = {
     "assistant": ["--games", "1"],
     "crash": ["--chains", "1", "--kills", "1", "--only", "teams-renaissance-en"],
+    "display_load": ["--viewers", "4", "--requests", "20", "--pace", "0.1", "--keepalive", "20",
+                     "--streams", "4", "--slow", "2", "--slow-seconds", "1"],
     "farben_naming_speech": ["--limit", "2"],
     "foundation": ["--runs", "1"],
     "hostile": ["--profile", "ci", "--", "-n", "0", "-k", "cards_with_any_arguments"],

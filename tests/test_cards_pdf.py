@@ -68,3 +68,10 @@ def test_farben_word_cards(tmp_path: Path) -> None:
     own.write_text("- [Straße, Frühstück]\n", encoding="utf-8")
     run = run_cli("cards", "farben", "--deck", str(own), "--pdf", str(tmp_path / "x.pdf"))
     assert run.code == 0 and "Frühstück" in _text(tmp_path / "x.pdf")
+
+
+def test_a_game_without_cards_of_its_own_writes_no_sheet(tmp_path: Path) -> None:
+    pdf = tmp_path / "amf.pdf"
+    run = run_cli("cards", "alle-meine-farben", "--pdf", str(pdf))
+    assert run.code == 2 and "hat keine eigenen Karten zum Ausdrucken" in run.err
+    assert not pdf.exists()

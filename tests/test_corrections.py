@@ -35,7 +35,10 @@ def test_nein_doch_gelb_after_a_move_asks_and_changes_it(tmp_path):
     said = run.said[run.said.index("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.") + 1 :]
     assert said == [
         "Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?",
-        "Der Ball ist jetzt gelb. Zieh bitte eine Karte nach.",
+        "Geändert: Anna malt den Ball gelb an.",
+        # the card is swapped; Anna drew already, so nobody is asked to draw again
+        "Anna, nimm deine Karte Blau vom Ball wieder auf und lege stattdessen deine Karte "
+        "Gelb auf den Ball.",
         "Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.",  # Ben is still the one to go on
     ]
     assert colours(save) == [None, "yellow"]
@@ -130,3 +133,60 @@ def test_more_help_tells_how_to_correct_once_there_is_a_colour_to_correct(tmp_pa
     assert len(helps) == 2
     assert "I meant yellow" not in helps[0]
     assert "and “I meant yellow” (to change the colour just said)." in helps[1]
+
+
+def test_after_a_refused_colour_the_correction_is_the_same_players_move(tmp_path):
+    # Ben's blue is refused; his "nein, doch lila" is his own move, not a change of Anna's
+    save = tmp_path / "game.jsonl"
+    run = play(tmp_path, AMF, ["Anna", "blau", "blau", "nein, doch lila"], save)
+    assert not [e for e in run.events if e["type"] == "confirm"]
+    assert run.said[-2:] == [
+        "Der Hut ist jetzt lila. Zieh bitte eine Karte nach.",
+        "Cem, Nummer 3: die Säge, Reihe 1, Spalte 3.",
+    ]
+    assert colours(save) == [None, "blue", "purple"]
+
+
+def test_undo_tells_the_table_to_take_the_card_back_and_return_the_card_drawn(tmp_path):
+    run = play(tmp_path, AMF, ["Anna", "blau", "rückgängig", "ja"])
+    assert run.said[-4:] == [
+        "Zurückgenommen.",
+        "Anna, lege die gezogene Karte zurück auf den Stapel.",
+        "Anna, nimm deine Karte vom Ball wieder auf die Hand.",
+        "Anna, Nummer 1: der Ball, Reihe 1, Spalte 1.",
+    ]
+    told = [e["type"] for e in run.events if e["type"].startswith("table_")]
+    assert told == ["table_draw_back", "table_card_back"]  # keys a table model can follow
+
+
+def test_undo_over_the_assistants_move_says_so_and_its_cards_go_back(tmp_path):
+    argv = ["alle-meine-farben", "--lang", "en", "--players", "Anna,Ben", "--assistant", "Robo",
+            "--seed", "3"]  # fmt: skip
+    lines = ["Anna", "you have red, blue and yellow", "green", "blue", "undo"]
+    run = play(tmp_path, argv, lines)
+    assert run.said[-1] == (
+        "Shall I take this back: Ben colours the hat blue, and after it Robo colours the saw"
+        " red? Yes or no?"
+    )
+    run = play(tmp_path, argv, [*lines, "yes"])
+    assert run.said[-6:] == [
+        "Taken back.",
+        "The card last drawn for Robo goes back on the draw pile.",
+        "Robo's red card goes back from the saw and lies face up in front of Robo again.",
+        "Ben, put the card you drew back on the draw pile.",
+        "Ben, take your card back from the hat into your hand.",
+        "Ben, number 2: the hat, row 1, column 2.",
+    ]
+
+
+def test_after_no_to_an_unsure_colour_the_correction_is_still_that_players_move():
+    out = RecordingOutput()
+    session = Session(adapter_for("alle-meine-farben"), "de", Setup(("Anna", "Ben"), seed=1), out)
+    session.start()
+    session.hear("Anna")
+    session.hear("blau")
+    session.hear("lila", 0.6)  # Ben, unsure: asked
+    session.hear("nein")
+    session.hear("nein, doch gelb")  # Ben's own colour, never a change of Anna's blue
+    assert out.said[-2] == "Der Hut ist jetzt gelb. Zieh bitte eine Karte nach."
+    assert [a.args.get("colour") for a in session.actions] == [None, "blue", "yellow"]

@@ -58,7 +58,7 @@ def test_only_the_view_and_its_pages_are_served(served) -> None:
     for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"):
         status, _ = _get(server, "/", method)
         assert status == 405, method
-    assert _raw(server, b"BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").startswith(b"HTTP/1.1 501")
+    assert _raw(server, b"BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").split(b" ")[1] == b"501"
 
 
 def test_huge_and_broken_requests_get_clean_refusals(served) -> None:
@@ -110,17 +110,27 @@ def test_a_half_written_or_corrupt_line_shows_the_last_good_state_and_waits(serv
     assert status == 200 and "cannot be read yet" in body
 
 
+def _events(
+    server: TableServer, path: str = "/events"
+) -> tuple[http.client.HTTPResponse, list[bytes]]:
+    """Open a live-update stream and read it up to its first event: (the answer, its lines)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    conn.request("GET", path)
+    response = conn.getresponse()
+    lines = []
+    while response.status == 200 and not (lines and lines[-1].startswith(b"data: ")):
+        lines.append(response.readline().rstrip(b"\n"))
+    return response, lines
+
+
 def test_server_sent_events_stream_the_view(served) -> None:
     server, save, _ = served
-    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=5) as s:
-        s.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        data = b""
-        while b"\ndata: " not in data or not data.endswith(b"\n\n"):
-            data += s.recv(65536)
-    head, _, stream = data.partition(b"\r\n\r\n")
-    assert b"text/event-stream" in head and stream.startswith(b"retry: 1000")
-    event = json.loads(stream.split(b"data: ", 1)[1].split(b"\n\n")[0])
+    response, lines = _events(server)
+    assert response.getheader("Content-Type").startswith("text/event-stream")
+    assert lines[0] == b"retry: 1000"
+    event = json.loads(lines[-1].removeprefix(b"data: "))
     assert "The Artist is painting" in event["main"] and "Potato" not in event["main"]
+    response.close()
 
 
 def test_the_view_beside_a_game_survives_the_games_crash(tmp_path: Path) -> None:
@@ -207,3 +217,129 @@ def test_a_pause_stops_the_views_clocks_and_continue_starts_them_where_they_stoo
     assert paused["paused"] is True and continued == {"paused": False}
     # the painting clock was running (the session's own clock did not move here)
     assert list(paused["timers_ran"].values()) == [0.0]
+
+
+def _replace(save: Path, kind: str) -> None:
+    """Put something that is not a save file where the save file was."""
+    import os
+
+    save.unlink()
+    if kind == "fifo":
+        os.mkfifo(save)
+    elif kind == "folder":
+        save.mkdir()
+    else:  # a symbolic link that leads to itself
+        save.symlink_to(save.name)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "loop"])
+def test_a_save_path_that_is_no_file_makes_the_view_wait_and_it_recovers(served, kind: str) -> None:
+    server, save, tokens = served
+    good = save.read_bytes()
+    _replace(save, kind)
+    status, body = _get(server, "/")  # (a FIFO is never opened for reading: no hang)
+    assert status == 200 and "cannot be read yet" in body
+    assert _get(server, "/p/" + tokens["Anna"])[0] == 200  # the private pages answer too
+    save.rmdir() if kind == "folder" else save.unlink()
+    save.write_bytes(good)
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" not in body
+
+
+def test_a_huge_line_or_file_shows_the_last_good_state_and_waits(served) -> None:
+    server, save, _ = served
+    good = save.read_bytes()
+    save.write_bytes(good + b'{"action": "' + b"x" * 3_000_000 + b'"}\n')
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" in body
+    with save.open("ab") as f:
+        f.write(b"y" * 20_000_000)  # (more than the view reads)
+    status, body = _get(server, "/")
+    assert status == 200 and "The Artist is painting" in body and "Waiting" in body
+    save.write_bytes(good)
+    assert "Waiting" not in _get(server, "/")[1]
+
+
+def test_a_reading_that_hangs_holds_up_no_request(served) -> None:
+    """A stalled network share: the journal's reading never returns. Every request is still
+    answered (from the last reading, saying it waits), and a fresh one once it answers."""
+    import threading
+    import time
+
+    server, save, tokens = served
+    assert "The Artist is painting" in _get(server, "/")[1]
+    watcher, released = server.journal.watcher, threading.Event()
+    reading = watcher.state
+    watcher.state = lambda: (released.wait(30), reading())[1]  # type: ignore[method-assign]
+    try:
+        began = time.monotonic()
+        for path in ("/", "/", "/p/" + tokens["Anna"], "/view.css"):
+            status, body = _get(server, path)
+            assert status == 200, path
+        assert time.monotonic() - began < 4
+        assert "The Artist is painting" in body or path == "/view.css"
+        assert "Waiting" in _get(server, "/")[1]
+    finally:
+        released.set()
+    time.sleep(0.1)
+    watcher.state = reading  # type: ignore[method-assign]
+    assert "Waiting" not in _get(server, "/")[1]
+
+
+def test_closed_streams_give_back_their_places_at_once(served) -> None:
+    from voice.display.server import MAX_STREAMS
+
+    server, _, tokens = served
+    for _ in range(2 * MAX_STREAMS):  # opened and closed, one after another
+        response, _lines = _events(server)
+        assert response.status == 200
+        response.close()
+    held = [_events(server)[0] for _ in range(MAX_STREAMS)]  # every place of the table taken
+    assert all(r.status == 200 for r in held)
+    assert _events(server)[0].status == 503  # "too many viewers"
+    private, _lines = _events(server, f"/p/{tokens['Anna']}/events")
+    assert private.status == 200  # the private pages keep places of their own
+    private.close()
+    held.pop().close()
+    import time
+
+    deadline = time.monotonic() + 2
+    while (response := _events(server)[0]).status != 200 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert response.status == 200  # the closed one's place is free
+    for r in held + [response]:
+        r.close()
+
+
+def test_a_client_dropping_its_connection_puts_nothing_on_the_terminal(served, capfd) -> None:
+    import struct
+
+    server, _, tokens = served
+    port = server.server_address[1]
+    requests = [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                b"GET /p/" + tokens["Anna"].encode() + b"/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"\x16\x03\x01garbage"]  # fmt: skip
+    for _ in range(5):
+        for data in requests:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(data)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()  # a reset, the way a phone that loses its network drops it
+    assert _get(server, "/")[0] == 200
+    out, err = capfd.readouterr()
+    assert err == "" and out == ""
+
+
+def test_display_refuses_a_save_path_that_is_no_file(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    fifo, loop = tmp_path / "game.jsonl", tmp_path / "loop.jsonl"
+    os.mkfifo(fifo)
+    loop.symlink_to(loop.name)
+    for path, says in ((fifo, "is not an ordinary file"), (loop, "leads round in a circle"),
+                       (tmp_path, "is a folder")):  # fmt: skip
+        run = subprocess.run([sys.executable, "-m", "voice", "display", str(path), "--port", "0"],
+                             capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
+        assert run.returncode == 1 and says in run.stderr and "Traceback" not in run.stderr

@@ -71,6 +71,8 @@ SAMPLE_BY_GAME: dict[str, dict[str, Any]] = {
 }
 _BOARD_ITEMS = [{"colour": "yellow", "count": 2, "place": "top"}]
 SAMPLE_BY_KEY: dict[str, dict[str, Any]] = {
+    "confirm_undo_seat": {"seat": ["Robo"]},
+    "table_card_swap": {"old": "blue"},
     "board_set": {"items": _BOARD_ITEMS},
     "board_is": {"items": _BOARD_ITEMS},
     "board_item": dict(_BOARD_ITEMS[0]),

@@ -1,12 +1,13 @@
-"""Print-and-play card sheets as PDF: ``farbspiel cards pantone|farben --pdf FILE``.
+"""Print-and-play card sheets as PDF: ``farbspiel cards GAME --pdf FILE``.
 
 Built with fpdf2: pure Python (no C library to install), small, well kept, and it embeds
 TrueType fonts with full Unicode, so German umlauts and ß print as they are. The font is
 DejaVu Sans from Debian's ``fonts-dejavu-core`` (installed by ``setup.sh``).
 
 Cards sit in a grid with dashed cut lines around each; A4 or Letter; ``--large-print``
-uses fewer, larger cards per page. Pantone cards carry the number, the name, the other
-names a guess may use and the four hints; Farben cards the two words of each word card.
+uses fewer, larger cards per page. What each card says comes from the game's adapter
+(:meth:`GameAdapter.card_sheet`): cards of text (a title, then lines to read) or word
+cards (a few words, large and centred).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from voice.output.messages import console_text
+from voice.session.adapters.base import GameAdapter
 
 PAPERS = {"a4": "A4", "letter": "Letter"}
 FONT_DIRS = (
@@ -36,8 +38,10 @@ class Layout:
     text_pt: float
 
 
-PANTONE_LAYOUTS = {False: Layout(2, 4, 15, 11), True: Layout(1, 3, 24, 17)}
-FARBEN_LAYOUTS = {False: Layout(3, 6, 18, 18), True: Layout(2, 4, 30, 30)}
+LAYOUTS = {  # by the kind of card (CardSheet.kind), then large print or not
+    "text": {False: Layout(2, 4, 15, 11), True: Layout(1, 3, 24, 17)},
+    "words": {False: Layout(3, 6, 18, 18), True: Layout(2, 4, 30, 30)},
+}
 
 
 def add_cards_pdf_options(p: argparse.ArgumentParser) -> None:
@@ -56,27 +60,12 @@ def _font(name: str) -> Path:
     raise UsageError(console_text("font_missing", name=name))
 
 
-def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
+def write_cards_pdf(adapter: GameAdapter, lang: str, args: argparse.Namespace) -> None:
     """Write the sheets of ``adapter``'s game to ``args.pdf``."""
-    from voice.errors import UsageError
-
-    deck_file = getattr(args, "deck", None)
-    large = bool(getattr(args, "large_print", False))
+    sheet = adapter.card_sheet(lang, getattr(args, "deck", None))
+    layout = LAYOUTS[sheet.kind][bool(getattr(args, "large_print", False))]
     paper = PAPERS[getattr(args, "paper", "a4")]
-    if adapter.game_id == "pantone":
-        from games.pantone_deck import builtin_deck
-        from voice.session.adapters.pantone import load_deck_file
-
-        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
-        words = _labels(lang)
-        cards = [_pantone_card(n, c, words) for n, c in enumerate(deck, start=1)]
-        pdf = _sheets(cards, PANTONE_LAYOUTS[large], paper)
-    elif adapter.game_id == "farben":
-        pairs = _farben_deck(deck_file, lang)
-        cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
-        pdf = _sheets(cards, FARBEN_LAYOUTS[large], paper, centred=True)
-    else:
-        raise UsageError(console_text("no_cards_to_print", game=adapter.game_id))
+    pdf = _sheets(sheet.cards, layout, paper, centred=sheet.kind == "words")
     try:
         pdf.output(str(args.pdf))
     except OSError as exc:
@@ -85,33 +74,8 @@ def write_cards_pdf(adapter: Any, lang: str, args: argparse.Namespace) -> None:
         raise CliError(console_text("pdf_unwritable", path=args.pdf, reason=exc)) from None
 
 
-def _labels(lang: str) -> dict[str, str]:
-    from voice.session.adapters.pantone import _prompt_terms
-
-    table = _prompt_terms(lang)["print"]
-    return {"also": table["also"], "hints": table["hints"]}
-
-
-def _pantone_card(number: int, card: Any, words: dict[str, str]) -> tuple[str, list[str]]:
-    lines = [card.name]
-    if card.aliases:
-        lines.append(f"({words['also']}: {', '.join(card.aliases)})")
-    lines += [f"{i}. {hint}" for i, hint in enumerate(card.hints, start=1)]
-    return f"{number}", lines
-
-
-def _farben_deck(deck_file: Path | None, lang: str) -> list[tuple[str, str]]:
-    if deck_file is None:
-        from games.farben import load_deck
-
-        return load_deck(lang)
-    from voice.session.adapters.farben import load_word_file
-
-    return load_word_file(Path(deck_file))
-
-
 def _sheets(
-    cards: Sequence[tuple[str, list[str]]], layout: Layout, paper: str, centred: bool = False
+    cards: Sequence[tuple[str, Sequence[str]]], layout: Layout, paper: str, centred: bool = False
 ) -> Any:
     from fpdf import FPDF
 
@@ -149,7 +113,7 @@ def _card(
     w: float,
     h: float,
     number: str,
-    lines: list[str],
+    lines: Sequence[str],
     layout: Layout,
     centred: bool,
 ) -> None:

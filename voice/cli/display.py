@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -219,14 +221,10 @@ def cmd_display(args: argparse.Namespace) -> int:
 
     _check_port(args.port)
     save = args.file or last_save()
+    _check_save(Path(save))
     lang = "en"
-    try:
+    with contextlib.suppress(Exception):  # a damaged file is still shown (as far as it is good)
         lang = read(save).header.lang
-    except Exception:  # noqa: BLE001 - a damaged file is still shown (as far as it is good)
-        if not Path(save).is_file():
-            from voice.errors import CliError
-
-            raise CliError(console_text("save_not_found", path=save)) from None
     server = _start(Path(save), args.host, args.port, lang)
     _announce(server, args.host, lang, "console_serving", save=save)
     try:
@@ -237,6 +235,24 @@ def cmd_display(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return EXIT_OK
+
+
+def _check_save(save: Path) -> None:
+    """Refuse a save path that is not a regular file before anything reads it: a named pipe
+    or a device would keep the reading waiting for ever, a link loop leads to no file."""
+    from voice.errors import CliError
+
+    try:
+        mode = os.stat(save).st_mode
+    except FileNotFoundError:
+        raise CliError(console_text("save_not_found", path=save)) from None
+    except OSError as exc:
+        key = "save_link_loop" if exc.errno == errno.ELOOP else "save_unreadable"
+        raise CliError(console_text(key, path=save, reason=exc)) from None
+    if stat.S_ISDIR(mode):
+        raise CliError(console_text("save_is_folder", path=save))
+    if not stat.S_ISREG(mode):
+        raise CliError(console_text("save_not_a_file", path=save))
 
 
 def _done(pid: int | None, save: Path) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,13 +48,41 @@ class TableState:
     """Changes whenever what the page shows may change."""
 
 
+MAX_BYTES = 16 * 1024 * 1024
+"""The most of a save file the view reads (a game's journal is a few kilobytes)."""
+MAX_LINE = 1024 * 1024
+"""A longer line is not a journal line (the view waits for a good one)."""
+
+
+def read_regular(path: Path, limit: int = MAX_BYTES) -> bytes | None:
+    """The first ``limit`` bytes of ``path`` if it is a regular file, else None. A FIFO, a
+    device or a folder is never read (opened without blocking, then refused by its type),
+    so no reading can hang on such a path; a symbolic link loop is an OSError."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        os.set_blocking(fd, True)
+        chunks, left = [], limit
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def read_table(path: Path) -> TableState:
     """Read ``path`` as far as it is good. Never raises for a bad file: an unreadable one
     gives a state without a header (the page says it is waiting)."""
     state = TableState()
-    try:
-        raw = Path(path).read_bytes()
-    except OSError:
+    raw = read_regular(path)
+    if raw is None:
         state.waiting = True
         return state
     lines = raw.split(b"\n")
@@ -64,6 +93,9 @@ def read_table(path: Path) -> TableState:
     for line in complete:
         if not line.strip():
             continue
+        if len(line) > MAX_LINE:
+            state.waiting = True
+            break
         try:
             record = json.loads(line.decode("utf-8"))
         except (ValueError, UnicodeDecodeError, RecursionError):

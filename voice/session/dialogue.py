@@ -34,6 +34,7 @@ KEYS = frozenset(
     {
         "confirm_move",
         "confirm_undo",
+        "confirm_undo_seat",
         "confirm_correct",
         "confirm_quit",
         "confirm_quit_unsaved",
@@ -109,6 +110,8 @@ class Dialogue:
         self.said_back: int | None = None
         """Where in :attr:`Table.actions` the move made at once and said back stands,
         while "nein" right after it may still take it back (until anything else is said)."""
+        self._refused: tuple[tuple[Action, ...], Action] | None = None
+        """A move with a colour just refused, and the game it was refused in."""
 
     # --- what is heard ---------------------------------------------------------------
     def phase(self, always: frozenset[str]) -> Phase:
@@ -133,9 +136,10 @@ class Dialogue:
             return False
         return True
 
-    def unasked(self, name: str, slots: Mapping[str, Any]) -> bool:
+    def unasked(self, name: str, slots: Mapping[str, Any], confidence: float = 1.0) -> bool:
         """With no question waiting: "yes" (nothing to confirm) and "nein, doch gelb"
-        (correct the last move); False for any other intent."""
+        (correct the last move, or try again the move just refused); False for any
+        other intent."""
         if name in ANSWERS:
             if name == "deny" and self._said_back() is not None:
                 self._take_back_said()
@@ -144,7 +148,11 @@ class Dialogue:
             else:
                 self.table.respond([Event("nothing_to_confirm")])
         elif name == CORRECTION:
-            self.ask_correct(slots)
+            again, colour = self.refused_move(), slots.get("colour")
+            if again is not None and isinstance(colour, str):
+                self.move(Action(again.name, {**again.args, "colour": colour}), confidence)
+            else:
+                self.ask_correct(slots)
         else:
             return False
         return True
@@ -157,9 +165,11 @@ class Dialogue:
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
         if confidence < table.confirm_below and said_back and not self._reveals(action):
             public = table.game.public(action).to_json()
-            if table.apply(action):
+            made = len(table.actions)
+            self._apply(action)
+            if len(table.actions) > made:
                 table.out.record({"type": "said_back", "action": public})
-                self.said_back = len(table.actions) - 1
+                self.said_back = made
             return
         if confidence < table.confirm_below:
             table.question = MoveQuestion(action)
@@ -168,7 +178,27 @@ class Dialogue:
             table.out.record({"type": "confirm", "what": "move", "action": public})
             table.respond([Event("confirm_move", {"action": description})])
             return
-        table.apply(action)
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        """Make a person's move; one refused is remembered (:meth:`refused_move`)."""
+        made = self.table.apply(action)
+        self._refused = None
+        if not made:
+            self._refuse(action)
+
+    def _refuse(self, action: Action) -> None:
+        table = self.table  # only a move with a colour can be tried again with another
+        if action.name in table.adapter.correctable and "colour" in action.args:
+            self._refused = (tuple(table.actions), action)
+
+    def refused_move(self) -> Action | None:
+        """The move with a colour refused (or answered "no") just now, nothing made since:
+        "nein, doch lila" is that player trying again, not a change of the move before."""
+        refused = self._refused
+        if refused is None or refused[0] != tuple(self.table.actions):
+            return None
+        return refused[1]
 
     def ask_quit(self) -> None:
         """"Do you really want to stop?" (and whether the game stays saved)."""
@@ -200,7 +230,11 @@ class Dialogue:
         table.question = UndoQuestion(last, count)
         public = table.game.public(last).to_json()
         table.out.record({"type": "confirm", "what": "undo", "action": public})
-        table.respond([Event("confirm_undo", {"action": table.describe(before, last)})])
+        data: dict[str, Any] = {"action": table.describe(before, last)}
+        seat = self.seat.moves_in_words(len(table.actions) - count)
+        if seat:  # the assistant's moves after it go too: it says so and asks
+            data["seat"] = seat
+        table.respond([Event("confirm_undo_seat" if seat else "confirm_undo", data)])
 
     def ask_correct(self, slots: Mapping[str, Any]) -> None:
         """"nein, doch gelb": the move again with the colour said, asked first (the game
@@ -279,13 +313,17 @@ class Dialogue:
         question, table.question = table.question, None
         assert question is not None
         if not yes:
+            if isinstance(question, MoveQuestion):  # "nein, doch gelb" next: theirs again
+                self._refuse(question.action)
             table.respond([Event("cancelled")] + table.game.prompt())
             return
         if isinstance(question, MoveQuestion):
-            table.apply(question.action)
+            self._apply(question.action)
         elif isinstance(question, UndoQuestion):
+            moves = self._replayed(table.actions[-question.count :])
             self._take_back(question.count)
-            table.respond([Event("undone")] + table.game.prompt())
+            told = table.adapter.table_undo(table.setup, moves)
+            table.respond([Event("undone"), *told] + table.game.prompt())
             table.sync_timers()
         elif isinstance(question, CorrectQuestion):
             self._correct(question)
@@ -308,18 +346,21 @@ class Dialogue:
 
     def _correct(self, question: CorrectQuestion) -> None:
         """The correction was confirmed: the move is made again with its new colour, and
-        what followed it (a story's "done") after it. Said: what the move says, or, when
-        more came after it, that it changed and what is next."""
+        what followed it (a story's "done") after it. Said: that it changed, what the
+        table does with its cards (what followed and is not made again goes back first;
+        nothing is drawn twice), and what is next."""
         table = self.table
+        moves = self._replayed(table.actions[-question.count :])
+        dropped = moves[1 + len(question.redo) :]
+        adapter = table.adapter
+        told = adapter.table_undo(table.setup, dropped)
+        told += adapter.table_correct(table.setup, moves[0], question.action)
         self._take_back(question.count)
-        said: list[Event] = []
         for action in (question.action, *question.redo):
-            events = table.game.apply(action)  # checked when asked (nothing came between)
+            table.game.apply(action)  # checked when asked (nothing came between)
             table.record_action(action)
-            said = said or events
-        if question.redo:
-            said = [Event("corrected", {"action": question.description})] + table.game.prompt()
-        table.respond(said)
+        corrected = Event("corrected", {"action": question.description})
+        table.respond([corrected, *told] + table.game.prompt())
         if table.game.is_over():
             table.finished = True
 
@@ -364,10 +405,12 @@ class Dialogue:
         assert count is not None
         last = table.actions[-count]
         description = table.describe(table.rebuild(table.actions[:-count]), last)
+        moves = self._replayed(table.actions[-count:])
         self._take_back(count)
         self.said_back = None
+        told = table.adapter.table_undo(table.setup, moves)
         table.out.record({"type": "taken_back", "action": table.game.public(last).to_json()})
-        table.respond([Event("taken_back", {"action": description})] + table.game.prompt())
+        table.respond([Event("taken_back", {"action": description}), *told] + table.game.prompt())
         table.sync_timers()
 
     # --- which move ------------------------------------------------------------------
@@ -410,12 +453,16 @@ class Dialogue:
     def _revealed_by(self, undone: Sequence[Action]) -> bool:
         """True if any of the ``undone`` actions made the game say a hidden answer (its
         events are marked ``reveals``)."""
+        moves = self._replayed(undone)
+        return any(e.data.get("reveals") for events in moves for e in events)
+
+    def _replayed(self, undone: Sequence[Action]) -> list[list[Event]]:
+        """The events each of the last actions ``undone`` caused, oldest first."""
         probe = self.table.rebuild(self.table.actions[: -len(undone)])
+        moves: list[list[Event]] = []
         for action in undone:
             try:
-                events = probe.apply(action)
+                moves.append(probe.apply(action))
             except GameError:
-                return False
-            if any(e.data.get("reveals") for e in events):
-                return True
-        return False
+                break
+        return moves

@@ -68,7 +68,9 @@ class SeatPlayer:
 
     def moves(self, actions: Sequence[Action]) -> set[int]:
         """Which of ``actions`` (from the start of the game) the assistant made: those it
-        would make in the state before them."""
+        would make in the state before them, or, when it was its turn to make such a move,
+        another of the same kind for itself (after a correction before it, it might choose
+        differently now; its move is still its own)."""
         table, seat = self.table, self.table.seat
         if seat is None:
             return set()
@@ -77,10 +79,30 @@ class SeatPlayer:
         found: set[int] = set()
         for index, action in enumerate(actions):
             turn = next_turn(game, seat, Notes(hint_heard=True))
-            if turn is not None and turn.action == action:
+            if turn is not None and turn.action is not None and (
+                turn.action == action
+                or (
+                    turn.action.name == action.name
+                    and game.current_player() == seat.name
+                    and action.args.get("player", seat.name) == seat.name
+                )
+            ):
                 found.add(index)
             try:
                 game.apply(action)
             except GameError:
                 break
         return found
+
+    def moves_in_words(self, start: int) -> list[str]:
+        """The assistant's moves from :attr:`Table.actions` ``[start]`` on, in words (an
+        undo that takes them back says so)."""
+        table = self.table
+        mine = self.moves(table.actions)
+        probe = table.rebuild(table.actions[:start])
+        said: list[str] = []
+        for index in range(start, len(table.actions)):
+            if index in mine:
+                said.append(table.describe(probe, table.actions[index]))
+            probe.apply(table.actions[index])
+        return said

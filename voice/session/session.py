@@ -102,7 +102,9 @@ class Session(Table):
             return Phase(commands.HEARD_WHILE_PAUSED)
         expecting = self.game.expecting()
         # "nein, doch gelb" right after a move corrects it (not while a story is told)
-        correctable = not expecting.quiet and self.dialogue.correctable()
+        correctable = not expecting.quiet and (
+            self.dialogue.correctable() is not None or self.dialogue.refused_move() is not None
+        )
         correction = {CORRECTION} if correctable else set()
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
@@ -234,7 +236,7 @@ class Session(Table):
         if name in self.grammar.global_intents:
             commands.run(name, commands.Call(self, self.dialogue, phase, slots))
             return
-        if self.dialogue.unasked(name, slots):
+        if self.dialogue.unasked(name, slots, confidence):
             return
         # Intents the phase does not expect still go to the engine: it knows the reason
         # why not ("nobody may pass in the pro variant") and says it.

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import yaml
 
@@ -22,12 +23,30 @@ from voice.understanding.intents import Intent, IntentParser
 from words.text import normalize
 
 
+@dataclass(frozen=True)
+class CardSheet:
+    """A game's cards to print and cut out (``farbspiel cards GAME --pdf FILE``); the
+    command line lays them out on the page."""
+
+    cards: Sequence[tuple[str, Sequence[str]]]
+    """Per card: its number as printed, and its lines of text."""
+
+    kind: Literal["text", "words"]
+    """``text``: the first line is the card's title, the others are read (a character and
+    its hints); ``words``: a few words, printed large in the middle of the card."""
+
+
 class GameAdapter:
     """Base adapter; a game overrides what differs."""
 
     game_id: ClassVar[str]
     default_lang: ClassVar[str] = "en"
     engine: ClassVar[type[Game]]
+
+    table_view: ClassVar[str]
+    """The module that draws the game's part of the table view (``farbspiel display``):
+    its ``render(state, lang)`` (see ``voice.display.views.GameView``). Named, not
+    imported: the table view is a later stage than the session."""
 
     extra_queries: ClassVar[frozenset[str]] = frozenset()
     """Intents answered by :meth:`Game.query` beyond the engine's table of questions."""
@@ -64,6 +83,19 @@ class GameAdapter:
     correction_passes: ClassVar[frozenset[str]] = frozenset()
     """Actions that may lie between such a move and its correction; made again after it."""
 
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """What the real table must do with its cards when moves are taken back: one
+        instruction event per thing to do ("Ben, take your card back from the hat"), said
+        in this order. ``moves`` holds the events each taken-back action caused, oldest
+        first. Each instruction's type is a stable key a test can follow."""
+        return []
+
+    def table_correct(self, setup: Setup, move: Sequence[Event], fixed: Action) -> list[Event]:
+        """What the real table must do when the move that caused the events ``move`` is
+        corrected to ``fixed`` (its card swapped for the right one); nothing is drawn
+        again."""
+        return []
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         """Game-specific ``play`` options."""
 
@@ -88,6 +120,12 @@ class GameAdapter:
 
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
         """The game's cards as numbered text to print (``farbspiel cards GAME``)."""
+        raise UsageError(console_text("no_cards_to_print", game=self.game_id))
+
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        """The game's cards for the printed sheets: our own deck in ``lang``, or a deck
+        file of the players' own. Raises :class:`UsageError` (a game without cards, a
+        deck file that cannot be read)."""
         raise UsageError(console_text("no_cards_to_print", game=self.game_id))
 
     def must_tell_privately(self, event: Event, setup: Setup) -> bool:

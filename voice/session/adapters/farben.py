@@ -10,7 +10,8 @@ from typing import Any
 
 from hassil import recognize_all
 
-from games.engine import Action, Game, Setup
+from games.deck_files import MAX_CARDS, DeckError, Problem, check_text
+from games.engine import Action, Event, Game, Setup
 from games.errors import Reason
 from games.farben import (
     MAX_WORD_LENGTH,
@@ -19,13 +20,22 @@ from games.farben import (
     key,
     load_deck,
 )
-from games.pantone_deck import MAX_CARDS, DeckError, Problem, check_text
+from games.seat import seat_of
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, colour_term, console_text
-from voice.session.adapters.base import GameAdapter, _spoken, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, _spoken, read_deck_yaml
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent
 from words.text import normalize
+
+_TABLE_UNDO = {
+    "card": "table_word_card_back",
+    "round_done": "table_stack_back",
+    "word_chosen": "table_cards_up",
+    "colour_told": "table_card_down",
+    "stack_chosen": "table_stack_down",
+}
+"""What the table undoes when a move whose events include the key is taken back."""
 
 WORD_INTENTS = frozenset({"choose_side", "choose_stack"})
 """What a word card's word said on its own may mean."""
@@ -163,6 +173,7 @@ class FarbenAdapter(GameAdapter):
     game_id = "farben"
     default_lang = "en"
     engine = Farben
+    table_view = "voice.display.views_farben"
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
     # (never "name" or "hint": an answer that scores is asked first)
@@ -188,6 +199,11 @@ class FarbenAdapter(GameAdapter):
         lines += [f"{n:>{width}}  {a} — {b}" for n, (a, b) in enumerate(pairs, start=1)]
         lines += ["", console_text("farben_cards_hint", lang=lang)]
         return "\n".join(lines)
+
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        pairs = load_word_file(deck_file) if deck_file is not None else load_deck(lang)
+        cards = [(f"{n}", [a, "—", b]) for n, (a, b) in enumerate(pairs, start=1)]
+        return CardSheet(cards, "words")
 
     def options(self, args: argparse.Namespace, lang: str) -> dict[str, Any]:
         options: dict[str, Any] = {"deck": lang}
@@ -224,6 +240,23 @@ class FarbenAdapter(GameAdapter):
                 words.setdefault(key(word), word)
         lists["word"] = [SlotValue(_spoken(w), w) for w in words.values()]
         return lists
+
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """Newest first: a word card taken goes back, a stack put aside comes back, cards
+        laid for a word are picked up, a colour shown lies face down again, a stack
+        taken for scoring is put down (a correction changes only what was heard: the
+        card on the table is the truth)."""
+        seat = seat_of(setup)
+        told: list[Event] = []
+        for events in reversed(moves):
+            for event in reversed(events):
+                back = _TABLE_UNDO.get(event.type)
+                virtual = seat is not None and event.data.get("player") == seat.name
+                if back is not None and not (virtual and back == "table_card_down"):
+                    # the assistant's colour cards are virtual: nothing to turn over
+                    data = {k: event.data[k] for k in ("player", "word") if k in event.data}
+                    told.append(Event(back, data))
+        return told
 
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         word = word_term(lang)

@@ -21,13 +21,12 @@ from typing import Any
 
 import yaml
 
+from games.deck_files import MAX_CARDS, DeckError
 from games.engine import Action, Event, Game, Setup, SetupError
 from games.name_match import SPOKEN_ABBREVIATIONS
 from games.pantone import CARD_MODES, DEFAULT_TARGET, Pantone
 from games.pantone_deck import (
-    MAX_CARDS,
     Character,
-    DeckError,
     OtherCharacter,
     beyond_deck,
     builtin_deck,
@@ -38,7 +37,7 @@ from games.pantone_deck import (
 )
 from voice.errors import UsageError
 from voice.output.messages import Term, TermMaker, console_text
-from voice.session.adapters.base import GameAdapter, read_deck_yaml
+from voice.session.adapters.base import CardSheet, GameAdapter, read_deck_yaml
 from voice.understanding.board import BoardNameParser
 from voice.understanding.grammar import Grammar, SlotValue
 from voice.understanding.intents import Intent, IntentParser
@@ -71,6 +70,7 @@ class PantoneAdapter(GameAdapter):
     game_id = "pantone"
     default_lang = "en"
     engine = Pantone
+    table_view = "voice.display.views_pantone"
     help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
     # the Artist's own steps; never a guess, which is judged at once
     said_back = frozenset({"first", "choose", "done"})
@@ -165,6 +165,12 @@ class PantoneAdapter(GameAdapter):
         forms = [card.forms for card in deck]
         return BoardNameParser(grammar, "guess", "character", forms, others)
 
+    def table_undo(self, setup: Setup, moves: Sequence[Sequence[Event]]) -> list[Event]:
+        """Taken back to before the painting began: the Artist takes the swatches laid
+        out back (nothing else lies on the table: the character card is in their hand)."""
+        started = [e for events in moves for e in events if e.type == "create_start"]
+        return [Event("table_swatches_back", dict(started[0].data))] if started else []
+
     def yes_no_intent(self, yes: bool, game: Game) -> str | None:
         # "Anna, is that right?" "Yep." - the Artist's verdict, in any words of yes or no
         if isinstance(game, Pantone) and game.physical and game.stage == "verdict":
@@ -214,6 +220,11 @@ class PantoneAdapter(GameAdapter):
         title = tables["title"].format(count=len(deck))
         return printable(deck, title, {"also": tables["also"], "hints": tables["hints"]})
 
+    def card_sheet(self, lang: str, deck_file: Path | None) -> CardSheet:
+        deck = load_deck_file(deck_file) if deck_file is not None else builtin_deck(lang)
+        also = _prompt_terms(lang)["print"]["also"]
+        return CardSheet([_card_lines(n, c, also) for n, c in enumerate(deck, start=1)], "text")
+
 
 # --- the deck ------------------------------------------------------------------------------
 def load_deck_file(path: Path) -> tuple[Character, ...]:
@@ -223,6 +234,15 @@ def load_deck_file(path: Path) -> tuple[Character, ...]:
         return parse_deck(data, f"--deck {path}")
     except DeckError as exc:
         raise UsageError(exc.describe()) from None
+
+
+def _card_lines(number: int, card: Character, also: str) -> tuple[str, list[str]]:
+    """A printed card: its number; the name, the other names a guess may use, the hints."""
+    lines = [card.name]
+    if card.aliases:
+        lines.append(f"({also}: {', '.join(card.aliases)})")
+    lines += [f"{i}. {hint}" for i, hint in enumerate(card.hints, start=1)]
+    return f"{number}", lines
 
 
 def _deck_of(setup: Setup) -> tuple[Character, ...]:
