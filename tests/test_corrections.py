@@ -185,7 +185,7 @@ def test_after_no_to_an_unsure_colour_the_correction_is_still_that_players_move(
     session.start()
     session.hear("Anna")
     session.hear("blau")
-    session.hear("lila", 0.6)  # Ben, unsure: asked
+    session.hear("lila", 0.3)  # Ben, really unsure: asked
     session.hear("nein")
     session.hear("nein, doch gelb")  # Ben's own colour, never a change of Anna's blue
     assert out.said[-2] == "Der Hut ist jetzt gelb. Zieh bitte eine Karte nach."

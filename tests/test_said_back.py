@@ -50,8 +50,12 @@ def test_nein_right_after_takes_it_back_and_asks_again(tmp_path):
     session.hear("lila", FAIRLY_SURE)
     session.hear("nein")
     assert colours(session) == [None]
-    assert out.said[-2] == "Gut, zurückgenommen: Anna malt den Ball lila an."
-    assert out.said[-1].startswith("Anna")  # asked for the ball again
+    assert out.said[-4:] == [
+        "Gut, zurückgenommen: Anna malt den Ball lila an.",
+        "Anna, lege die gezogene Karte zurück auf den Stapel.",  # the real table follows
+        "Anna, nimm deine Karte vom Ball wieder auf die Hand.",
+        "Anna, Nummer 1: der Ball, Reihe 1, Spalte 1.",  # asked for the ball again
+    ]
     session.hear("gelb")
     assert colours(session) == [None, "yellow"]
     assert [a.args.get("colour") for a in read(save).actions] == [None, "yellow"]
@@ -63,7 +67,11 @@ def test_nein_doch_gelb_right_after_changes_it_without_a_question():
     session.hear("nein, doch gelb", FAIRLY_SURE)
     assert colours(session) == [None, "yellow"]
     assert session.awaiting is None
-    assert out.said[-2].startswith("Der Ball ist jetzt gelb")
+    assert out.said[-3:-1] == [
+        "Geändert: Anna malt den Ball gelb an.",
+        "Anna, nimm deine Karte Lila vom Ball wieder auf und lege stattdessen deine Karte Gelb "
+        "auf den Ball.",
+    ]
     session.hear("nein")  # and that one may be taken back in turn
     assert colours(session) == [None]
 
@@ -73,7 +81,7 @@ def test_no_in_english_takes_it_back_too():
     session.hear("purple", FAIRLY_SURE)
     session.hear("no")
     assert colours(session) == [None]
-    assert out.said[-2] == "Okay, taken back: Anna colours the ball purple."
+    assert "Okay, taken back: Anna colours the ball purple." in out.said[-4:]
 
 
 def test_once_something_else_was_said_nein_takes_nothing_back():
@@ -136,10 +144,10 @@ def test_the_artists_card_number_is_said_back_and_nein_takes_it_back():
     session.start()
     session.hear("Anna")
     made = len(session.actions)
-    session.hear("zwölf", FAIRLY_SURE)
+    session.hear("Karte zwölf", FAIRLY_SURE)
     assert len(session.actions) == made + 1 and "Karte 12." in out.said[-2:]
     session.hear("nein")
     assert len(session.actions) == made
-    assert out.said[-2] == "Gut, zurückgenommen: Anna wählt Karte 12."
-    session.hear("13")
+    assert "Gut, zurückgenommen: Anna wählt Karte 12." in out.said[-4:]
+    session.hear("Karte 13")
     assert session.actions[-1].args == {"card": 13}

@@ -16,12 +16,13 @@ undo and the correction both use it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
 from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
+from voice.session.moves import Correctable, Moves
 from voice.session.seat import SeatPlayer
 
 CORRECTION = "correction"
@@ -95,18 +96,13 @@ class QuitQuestion(Question):
     action: None = None
 
 
-Correctable = tuple[int, Action, tuple[Action, ...]]
-"""A move "nein, doch gelb" would correct: (actions from it to the end, the move, the
-actions after it that are made again)."""
-
-
 class Dialogue:
     """Asks the questions at ``table`` and acts on their answers."""
 
     def __init__(self, table: Table, seat: SeatPlayer) -> None:
         self.table = table
         self.seat = seat
-        self._correction_cache: tuple[tuple[Action, ...], Correctable | None] | None = None
+        self.moves = Moves(table, seat)
         self.said_back: int | None = None
         """Where in :attr:`Table.actions` the move made at once and said back stands,
         while "nein" right after it may still take it back (until anything else is said)."""
@@ -163,7 +159,7 @@ class Dialogue:
         unless it is cheap to take back and fairly sure: then it is made and said back."""
         table = self.table
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
-        if confidence < table.confirm_below and said_back and not self._reveals(action):
+        if confidence < table.confirm_below and said_back and not self.moves.reveals(action):
             public = table.game.public(action).to_json()
             made = len(table.actions)
             self._apply(action)
@@ -214,7 +210,7 @@ class Dialogue:
     def ask_undo(self) -> None:
         """"Shall I take this back: ...?" - unless there is nothing, or it told an answer."""
         table = self.table
-        index = self.last_move_index()
+        index = self.moves.last_move_index()
         count = 0 if index is None else len(table.actions) - index
         if count == 0:
             table.respond([Event("nothing_to_undo")])
@@ -222,7 +218,7 @@ class Dialogue:
         before = table.rebuild(table.actions[:-count])
         undone = table.actions[-count:]
         last = next(a for a in undone if a.name != TIMER_ACTION)
-        if self._revealed_by(undone):
+        if self.moves.revealed_by(undone):
             # a true colour or a character was said: taking it back would let the same
             # move be made again knowing the answer, and score
             table.respond([Event("undo_revealed")])
@@ -240,7 +236,7 @@ class Dialogue:
         """"nein, doch gelb": the move again with the colour said, asked first (the game
         has already gone on from it)."""
         table = self.table
-        correctable = self.correctable()
+        correctable = self.moves.correctable()
         colour = slots.get("colour")
         if correctable is None or not isinstance(colour, str):
             table.respond([Event("nothing_to_correct")])
@@ -252,7 +248,7 @@ class Dialogue:
         if fixed == last:
             table.respond([Event("correction_same", {"action": table.describe(probe, last)})])
             return
-        if self._revealed_by(table.actions[-count:]):
+        if self.moves.revealed_by(table.actions[-count:]):
             table.respond([Event("undo_revealed")])
             return
         description = table.describe(probe, fixed)
@@ -320,7 +316,7 @@ class Dialogue:
         if isinstance(question, MoveQuestion):
             self._apply(question.action)
         elif isinstance(question, UndoQuestion):
-            moves = self._replayed(table.actions[-question.count :])
+            moves = self.moves.replayed(table.actions[-question.count :])
             self._take_back(question.count)
             told = table.adapter.table_undo(table.setup, moves)
             table.respond([Event("undone"), *told] + table.game.prompt())
@@ -350,7 +346,7 @@ class Dialogue:
         table does with its cards (what followed and is not made again goes back first;
         nothing is drawn twice), and what is next."""
         table = self.table
-        moves = self._replayed(table.actions[-question.count :])
+        moves = self.moves.replayed(table.actions[-question.count :])
         dropped = moves[1 + len(question.redo) :]
         adapter = table.adapter
         told = adapter.table_undo(table.setup, dropped)
@@ -379,24 +375,19 @@ class Dialogue:
         """Something else was said: "nein" no longer takes the move said back."""
         self.said_back = None
 
+    def takes_back(self) -> bool:
+        """Would "nein" now take back a move said back?"""
+        return self._said_back() is not None
+
     def _said_back(self) -> int | None:
         """How many actions "nein" right now takes back with the move said back (the
         timers and the assistant's moves since), or None if it takes back nothing."""
         if self.said_back is None:
             return None
-        if self.last_move_index() != self.said_back:
+        if self.moves.last_move_index() != self.said_back:
             self.said_back = None
             return None
         return len(self.table.actions) - self.said_back
-
-    def _reveals(self, action: Action) -> bool:
-        """Would ``action`` make the game say a hidden answer? (Then it is asked first: a
-        "nein" after it could not take back what the table has heard.)"""
-        try:
-            events = self.table.rebuild(self.table.actions).apply(action)
-        except GameError:
-            return False  # refused when made, with the game's reason
-        return any(e.data.get("reveals") for e in events)
 
     def _take_back_said(self) -> None:
         """"nein" right after a move said back: it is taken back, and asked for again."""
@@ -405,7 +396,7 @@ class Dialogue:
         assert count is not None
         last = table.actions[-count]
         description = table.describe(table.rebuild(table.actions[:-count]), last)
-        moves = self._replayed(table.actions[-count:])
+        moves = self.moves.replayed(table.actions[-count:])
         self._take_back(count)
         self.said_back = None
         told = table.adapter.table_undo(table.setup, moves)
@@ -413,56 +404,6 @@ class Dialogue:
         table.respond([Event("taken_back", {"action": description}), *told] + table.game.prompt())
         table.sync_timers()
 
-    # --- which move ------------------------------------------------------------------
-    def last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:
-        """Where the last move of a person at the table is in :attr:`Table.actions`: timer
-        actions, the assistant's moves and actions named in ``passes`` after it are
-        passed over. ``None`` if there is none."""
-        actions = self.table.actions
-        seat = self.seat.moves(actions)
-        for index in range(len(actions) - 1, -1, -1):
-            action = actions[index]
-            if action.name != TIMER_ACTION and index not in seat and action.name not in passes:
-                return index
-        return None
-
     def correctable(self) -> Correctable | None:
-        """The move that "nein, doch gelb" would correct. The last move of a person at
-        the table, if it is one of the game's moves with a colour (Alle meine Farben's
-        colour, a colour shown in Farben; never a Pantone guess, whose next try belongs to
-        the next guesser). Only timers, the assistant's moves (it makes them again) and
-        the game's ``correction_passes`` ("done" after a Farben story) may follow it;
-        they are made again after the corrected move, as far as they still can be (the
-        assistant's card already laid stays laid; one that no longer fits, it chooses
-        anew)."""
-        # keyed by the whole game so far: after an undo, other moves may end the same way
-        actions = self.table.actions
-        key = tuple(actions)
-        if self._correction_cache is not None and self._correction_cache[0] == key:
-            return self._correction_cache[1]
-        found: Correctable | None = None
-        adapter = self.table.adapter
-        index = self.last_move_index(adapter.correction_passes)
-        if index is not None:
-            action = actions[index]
-            if action.name in adapter.correctable and isinstance(action.args.get("colour"), str):
-                found = (len(actions) - index, action, tuple(actions[index + 1 :]))
-        self._correction_cache = (key, found)
-        return found
-
-    def _revealed_by(self, undone: Sequence[Action]) -> bool:
-        """True if any of the ``undone`` actions made the game say a hidden answer (its
-        events are marked ``reveals``)."""
-        moves = self._replayed(undone)
-        return any(e.data.get("reveals") for events in moves for e in events)
-
-    def _replayed(self, undone: Sequence[Action]) -> list[list[Event]]:
-        """The events each of the last actions ``undone`` caused, oldest first."""
-        probe = self.table.rebuild(self.table.actions[: -len(undone)])
-        moves: list[list[Event]] = []
-        for action in undone:
-            try:
-                moves.append(probe.apply(action))
-            except GameError:
-                break
-        return moves
+        """The move "nein, doch gelb" would correct (:meth:`Moves.correctable`)."""
+        return self.moves.correctable()

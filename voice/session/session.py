@@ -106,6 +106,8 @@ class Session(Table):
             self.dialogue.correctable() is not None or self.dialogue.refused_move() is not None
         )
         correction = {CORRECTION} if correctable else set()
+        if self.dialogue.takes_back():  # "nein" right after a move said back, even in a story
+            correction |= dialogue.ANSWERS
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
             self.grammar.quiet_intents
