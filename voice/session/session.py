@@ -172,7 +172,9 @@ class Session(Table):
             self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})
             self.say_only([Event(key)])
             return
-        self._handle(intent, min(confidence, intent.score), phase)
+        # words only guessed at (a near-miss, the fallback) are asked about, never said back
+        sure = min(confidence, intent.score) if intent.score >= self.confirm_below else 0.0
+        self._handle(intent, sure, phase)
         self.seat_player.play()
 
     def hear_speech(self, transcript: Transcript) -> None:
@@ -204,8 +206,11 @@ class Session(Table):
             self.say_only([Event("yes_or_no" if answering else "say_again")])
             return
         # the policy has decided; the confidence only tells the dialogue whether to confirm
-        # (a move cheap to take back is then made and said back, not asked first)
-        sure = 1.0 if verdict.decision is Decision.ACT else SAY_BACK_FROM
+        # (a move cheap to take back is then made and said back, not asked first - unless
+        # it was said as a question, or its words were only guessed at)
+        sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        if sure == 0.0 and not transcript.question and verdict.intent.score >= self.confirm_below:
+            sure = SAY_BACK_FROM
         self._handle(verdict.intent, sure, phase)
         self.seat_player.play()
 
