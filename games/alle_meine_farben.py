@@ -30,6 +30,7 @@ from games.engine import (
     Event,
     Expectation,
     Game,
+    GameError,
     Move,
     NotAllowed,
     NotNow,
@@ -301,7 +302,9 @@ class AlleMeineFarben(Game):
             assert self.seat is not None
             raise NotNow("assistant_cards_first", **self._cards_wanted().data)
 
-    def _apply_place(self, args: Mapping[str, JSON]) -> list[Event]:
+    def _check_place(self, args: Mapping[str, JSON]) -> str:
+        """The colour of a placement the state allows (the rule of rows and columns
+        aside); raises why not."""
         self._cards_first()
         colour = args.get("colour")
         if colour not in COLOURS:
@@ -313,6 +316,12 @@ class AlleMeineFarben(Game):
         mine = self.seat is not None and player == self.seat.name
         if self._accounted(str(colour), mine) >= COPIES:
             raise NotAllowed("colour_used_up", colour=colour, copies=COPIES)
+        return str(colour)
+
+    def _apply_place(self, args: Mapping[str, JSON]) -> list[Event]:
+        colour = self._check_place(args)
+        player = self.turn
+        mine = self.seat is not None and player == self.seat.name
         if mine and colour not in self.face_up:
             raise NotAllowed("assistant_lacks_colour", player=player, colour=colour)
         if not self.profi:
@@ -332,9 +341,10 @@ class AlleMeineFarben(Game):
         drew = self._discard_and_draw(player)
         number = self.number
         placed = "placed_hidden" if self.profi else "placed"
+        # profi: the colour was named aloud at the table; said back, a mishearing shows
+        # now, not at the reveal (whether it breaks the rule stays unsaid)
         data: dict[str, JSON] = {"player": player, "number": number, "drew": drew}
-        if not self.profi:
-            data["colour"] = colour
+        data["colour"] = colour
         events = [Event(placed, data)]
         if drew and self.pile == 0:
             events.append(Event("pile_empty", {}))
@@ -594,9 +604,23 @@ class AlleMeineFarben(Game):
         if action.name == "cards" and self.seat is not None:
             data["player"] = self.seat.name
         if action.name == "place" and self.profi:
-            data.pop("colour", None)  # named aloud once at the table, never repeated
+            # named aloud at the table, so said back; the last card before the reveal
+            data["last"] = self.stage == "play" and self.number == CELLS
             return Event("action_place_hidden", data)
         return Event("action_" + action.name, data)
+
+    def confirm_first(self, action: Action) -> bool:
+        """Profi: the last card is asked about before the reveal, which nothing can
+        correct ("nein, grün" still can before it)."""
+        if not (self.profi and self.stage == "play" and self.number == CELLS):
+            return False
+        if action.name != "place":
+            return False
+        try:
+            self._check_place(action.args)
+        except GameError:
+            return False  # refused at once, with the reason
+        return True
 
     def snapshot(self) -> dict[str, JSON]:
         return {

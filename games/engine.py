@@ -359,6 +359,11 @@ class Game(ABC):
         secrets (shown when a move or an undo is confirmed)."""
         return action
 
+    def confirm_first(self, action: Action) -> bool:
+        """True if ``action`` is asked about even when heard clearly: a move nothing can
+        correct once it is made (the last card before a reveal)."""
+        return False
+
     def describe(self, action: Action) -> Event:
         """An event that names ``action`` (used to confirm undo)."""
         return Event("action", {"name": action.name, **action.args})

@@ -201,9 +201,11 @@ def test_profi_accepts_rule_breaking_colours_silently_and_never_tells():
     g = game(variant="profi", first=None, seed=5)
     first = g.current_player()
     assert first in g.players
-    events = place(g, "red")
-    place(g, "red")  # breaks the row rule: accepted, nothing said about it
-    assert all("colour" not in e.data for e in events if e.type == "placed_hidden")
+    place(g, "red")
+    events = place(g, "red")  # breaks the row rule: accepted, nothing said about it
+    # the colour named aloud is said back, but not that it breaks the rule
+    assert [e.type for e in events] == ["placed_hidden", "turn"]
+    assert events[0].data["colour"] == "red"
     with pytest.raises(NotAllowed) as err:
         g.query("allowed_colours", {})
     assert err.value.key == "secret_in_profi"

@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import run_cli, write_script
@@ -152,3 +154,48 @@ def test_board_sentences(lang: str, text: str, intent: str | None) -> None:
         assert found is None or found.name not in ("board", "board_query"), found
     else:
         assert found is not None and found.name == intent, found
+
+
+
+def _deal_session(lang: str, private: Any) -> tuple[Any, io.StringIO]:
+    from games.engine import Setup
+    from voice.output.sinks import JsonOutput
+    from voice.session.adapters import ADAPTERS
+    from voice.session.session import Session
+
+    adapter = ADAPTERS["pantone"]
+    options = {**adapter.default_options(lang), "cards": "deal"}
+    stream = io.StringIO()
+    setup = Setup(("Anna", "Ben", "Cem"), 4, "Anna", options)
+    session = Session(adapter, lang, setup, JsonOutput(stream), private=private)
+    session.start()
+    return session, stream
+
+
+DEAL_WORDS = {
+    "en": ("discard card {n}", "privately", "I could not tell you your cards, so I won't take a card number"),
+    "de": ("Karte {n} ablegen", "unter vier Augen", "ich konnte dir deine Karten nicht sagen, also nehme ich keine Kartennummer an"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_deal_mode_without_a_private_channel_says_one_thing_and_takes_no_dealt_number(
+    lang: str,
+) -> None:
+    discard, promise, refusal = DEAL_WORDS[lang]
+    session, stream = _deal_session(lang, None)
+    hand = list(session.game.hands["Anna"])
+    session.hear(discard.format(n=hand[0]))
+    said = [json.loads(x)["text"] for x in stream.getvalue().splitlines() if '"say"' in x]
+    # no promise to tell the cards privately next to "there is no private channel"
+    promising = [s for s in said if promise in s and "--private" not in s]
+    assert promising == [], promising
+    assert sum("--private page" in s for s in said) == 2  # how to get one; then the refusal
+    assert refusal in said[-1]
+    assert session.game.hands["Anna"] == hand  # nothing discarded
+    # with a private channel the same number is the Artist's choice
+    from voice.output.sinks import RecordingOutput
+
+    session, stream = _deal_session(lang, RecordingOutput())
+    session.hear(discard.format(n=hand[0]))
+    assert hand[0] not in session.game.hands["Anna"]

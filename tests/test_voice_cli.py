@@ -94,7 +94,8 @@ def test_the_new_options_are_offered():
     run = run_process("play", "alle-meine-farben", "--lang", "en", "--help")
     text = " ".join(run.out.split())
     for option in ("--input {auto,mic,keyboard}", "--voice {auto,tts,text,none}",
-                   "--asr {auto,vosk,sphinx}", "--model DIR"):  # fmt: skip
+                   "--asr {auto,vosk,sphinx,tcp://HOST:PORT,unix://PATH}",
+                   "--model DIR"):  # fmt: skip
         assert option in text
     german = " ".join(run_process("play", "alle-meine-farben", "--help").out.split())
     assert "--model ORDNER" in german  # the game's own language: German

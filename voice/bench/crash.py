@@ -260,7 +260,8 @@ def check_resume_points(
         rest.write_text("\n".join(scenario.lines[start:]) + "\n", encoding="utf-8")
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = cli.main(["resume", str(save), "--script", str(rest), "--json"])
+            resume = ["resume", str(save), *_private_of(scenario.argv)]
+            code = cli.main([*resume, "--script", str(rest), "--json"])
         if code != 0:
             problems.append(f"{c} records: resume failed: {err.getvalue().strip()}")
         elif save.read_bytes() != whole.journal:
@@ -291,8 +292,19 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
+def _private_of(argv: tuple[str, ...]) -> list[str]:
+    """The game's private channel (``--private X``): a resumed game has it again."""
+    if "--private" in argv and argv.index("--private") + 1 < len(argv):
+        return ["--private", argv[argv.index("--private") + 1]]
+    return []
+
+
 def _command(scenario: Scenario, save: Path, rest: Path | None, resume: bool) -> list[str]:
-    start = ["resume", str(save)] if resume else [*scenario.argv, "--save", str(save)]
+    start = (
+        ["resume", str(save), *_private_of(scenario.argv)]
+        if resume
+        else [*scenario.argv, "--save", str(save)]
+    )
     if scenario.mode == "script":
         assert rest is not None
         feed = ["--script", str(rest)]

@@ -53,7 +53,7 @@ from voice.output.messages import (
 from voice.output.rate import MAX_RATE, MIN_RATE, clamp_rate
 from voice.output.sinks import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
 from voice.paths import data_dir
-from voice.recognition.engines import ENGINES, RecogniserError
+from voice.recognition.engines import ASR_METAVAR, RecogniserError, asr_option
 from voice.recognition.frontend import add_front_end_arguments
 from voice.recognition.models import ModelError
 from voice.session.adapters import ADAPTERS, adapter_for
@@ -188,7 +188,9 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", choices=("auto", "mic", "keyboard"), default="auto")
     p.add_argument("--script", type=Path, metavar="FILE")
     p.add_argument("--voice", choices=("auto", "tts", "text", "none"), default="auto")
-    p.add_argument("--asr", choices=ENGINES, default="auto")
+    p.add_argument(
+        "--asr", type=asr_option, default="auto", metavar=ASR_METAVAR
+    )
     p.add_argument("--model", type=Path, metavar="DIR")
     add_front_end_arguments(p)
     p.add_argument("--json", action="store_true")

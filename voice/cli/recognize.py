@@ -15,7 +15,14 @@ from typing import Any
 
 from games.engine import Setup
 from voice.input.audio import AudioError, WavFile
-from voice.recognition.engines import ENGINES, Recogniser, Transcript, open_recogniser, transcribe
+from voice.recognition.engines import (
+    ASR_METAVAR,
+    Recogniser,
+    Transcript,
+    asr_option,
+    open_recogniser,
+    transcribe,
+)
 from voice.session.adapters import adapter_for
 from voice.understanding.grammar import LANGUAGES, Grammar
 from voice.understanding.intents import IntentParser
@@ -25,7 +32,9 @@ def add_recognize_parser(commands: Any) -> None:
     rec = commands.add_parser("recognize")  # help texts: cli.yaml
     rec.add_argument("game", metavar="GAME")
     rec.add_argument("--lang", choices=LANGUAGES)
-    rec.add_argument("--asr", choices=ENGINES, default="auto")
+    rec.add_argument(
+        "--asr", type=asr_option, default="auto", metavar=ASR_METAVAR
+    )
     rec.add_argument("--model", type=Path, metavar="DIR")
     from voice.recognition.frontend import add_front_end_arguments
 

@@ -151,6 +151,9 @@ class Messages:
         self.words = self.templates.get("_words", {"and": "and", "or": "or"})
         self.typing = False
         """True when the players type (the keyboard): prompts say "type", not "say"."""
+        self.private = True
+        """False when there is no private channel: prompts select cases ``private=false``
+        rather than promise to tell a secret privately."""
 
     def has(self, key: str) -> bool:
         return key in self.templates
@@ -171,10 +174,10 @@ class Messages:
 
     def _context(self) -> dict[str, Any]:
         """Blanks every prompt may use: ``{say}`` ("sag"/"schreib", ``:cap``, ``:pl``,
-        ``:Pl``) fits the input in use; ``typing`` selects cases."""
+        ``:Pl``) fits the input in use; ``typing`` and ``private`` select cases."""
         verbs = self.templates.get("_say") or {}
         forms = verbs.get("type" if self.typing else "speak") or {"": "say", "cap": "Say"}
-        return {"say": Term(dict(forms)), "typing": self.typing}
+        return {"say": Term(dict(forms)), "typing": self.typing, "private": self.private}
 
     def require(self, key: str, data: Mapping[str, Any] | None = None) -> str:
         text = self.render(key, data)

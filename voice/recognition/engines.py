@@ -3,7 +3,8 @@
 :func:`open_recogniser` chooses the engine: ``vosk`` (needs a model per language, see
 :mod:`voice.recognition.models`), ``sphinx`` (pocketsphinx; works without any download), or ``auto``
 (vosk when its model for the language is installed, else pocketsphinx), and says once
-which engine runs and how to get the better one.
+which engine runs and how to get the better one. ``tcp://HOST:PORT`` or ``unix://PATH``
+is a Wyoming speech-to-text service (:mod:`voice.recognition.wyoming`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,25 @@ if TYPE_CHECKING:
     from voice.recognition.frontend import FrontEndSettings
 
 ENGINES = ("auto", "vosk", "sphinx")
+ASR_METAVAR = "{auto,vosk,sphinx,tcp://HOST:PORT,unix://PATH}"
+
+
+def asr_option(value: str) -> str:
+    """``--asr``: an engine of :data:`ENGINES` or a Wyoming address (argparse type)."""
+    import argparse
+
+    from voice.recognition.wyoming import check_uri, is_wyoming_uri
+
+    if is_wyoming_uri(value):
+        try:
+            return check_uri(value)
+        except RecogniserError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    if value not in ENGINES:
+        raise argparse.ArgumentTypeError(
+            str(RecogniserError(key="engine_unknown", engine=value, engines=[*ENGINES, "tcp://…"]))
+        )
+    return value
 
 
 def _stderr(message: str | Notice) -> None:
@@ -60,8 +80,14 @@ def _open(
     vad: str,
 ) -> Recogniser:
     say = notify or _stderr
+    from voice.recognition.wyoming import WyomingRecogniser, is_wyoming_uri
+
+    if is_wyoming_uri(asr):
+        if model_dir is not None:
+            raise RecogniserError(key="engine_model_with_wyoming")
+        return WyomingRecogniser(asr, lang, say, vad=vad)
     if asr not in ENGINES:
-        raise RecogniserError(key="engine_unknown", engine=asr, engines=list(ENGINES))
+        raise RecogniserError(key="engine_unknown", engine=asr, engines=[*ENGINES, "tcp://…"])
     if asr == "sphinx" and model_dir is not None:
         raise RecogniserError(key="engine_model_with_sphinx")
     vosk_problem: Notice | None = None
@@ -123,7 +149,9 @@ def _open_sphinx(
 
 
 __all__ = [
+    "ASR_METAVAR",
     "ENGINES",
+    "asr_option",
     "SAMPLE_RATE",
     "Recogniser",
     "RecogniserError",

@@ -155,19 +155,22 @@ class Dialogue:
 
     # --- asking ----------------------------------------------------------------------
     def move(self, action: Action, confidence: float) -> None:
-        """Make ``action``; first ask, if it was understood with too little confidence -
-        unless it is cheap to take back and fairly sure: then it is made and said back."""
+        """Make ``action``; first ask, if it was understood with too little confidence
+        or the game wants it asked (:meth:`Game.confirm_first`) - unless it is cheap to take
+        back and fairly sure: then it is made and said back (implicit confirmation)."""
         table = self.table
+        asked = table.game.confirm_first(action)
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
-        if confidence < table.confirm_below and said_back and not self.moves.reveals(action):
-            public = table.game.public(action).to_json()
-            made = len(table.actions)
-            self._apply(action)
-            if len(table.actions) > made:
-                table.out.record({"type": "said_back", "action": public})
-                self.said_back = made
-            return
-        if confidence < table.confirm_below:
+        if confidence < table.confirm_below and said_back and not asked:
+            if not self.moves.reveals(action):
+                public = table.game.public(action).to_json()
+                made = len(table.actions)
+                self._apply(action)
+                if len(table.actions) > made:
+                    table.out.record({"type": "said_back", "action": public})
+                    self.said_back = made
+                return
+        if confidence < table.confirm_below or asked:
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
             public = table.game.public(action).to_json()

@@ -46,6 +46,7 @@ class Speaker:
         self.private = private
         """Where events meant for one player only go (their secret card); never ``out``."""
         self.messages = messages
+        messages.private = private is not None  # no promise of a secret told privately
         self.seat = seat
         """The seat farbspiel plays itself (``--assistant``), if any."""
         self._must_tell = must_tell

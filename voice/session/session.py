@@ -252,7 +252,12 @@ class Session(Table):
         elif name in self.adapter.status_intents:
             self.respond(self.game.status())
         else:
-            self.dialogue.move(self.adapter.action_for(intent, self.game), confidence)
+            action = self.adapter.action_for(intent, self.game)
+            untold = self.adapter.untold(action, self.game) if self.private is None else None
+            if untold is not None:  # e.g. a dealt card the Artist could not be told
+                self.refuse(*untold)
+                return
+            self.dialogue.move(action, confidence)
 
     def _ask(self, name: str, slots: Mapping[str, Any]) -> None:
         # Engines read no clock: questions get the seconds left on their timers.

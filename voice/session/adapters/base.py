@@ -134,6 +134,11 @@ class GameAdapter:
         to set one up instead."""
         return True
 
+    def untold(self, action: Action, game: Game) -> tuple[str, dict[str, Any]] | None:
+        """Without a private channel: why ``action`` is refused, if it names what only
+        that channel could have told its player (Pantone's dealt cards); else ``None``."""
+        return None
+
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         """Word forms of the game's values, for messages."""
         return {}

@@ -212,6 +212,14 @@ class PantoneAdapter(GameAdapter):
         # With the printed deck the Artist chose the card themselves: nothing to tell.
         return not (event.type == "your_character" and setup.options.get("cards") == "number")
 
+    def untold(self, action: Action, game: Game) -> tuple[str, dict[str, Any]] | None:
+        # Dealt cards nobody could tell the Artist: a number said is a guess, not a choice.
+        if not isinstance(game, Pantone) or game.card_mode != "deal":
+            return None
+        if action.name in ("discard", "choose", "ready") and game.stage in ("discard", "choose"):
+            return "cards_not_told", {"player": game.artist}
+        return None
+
     # --- printing the deck ---------------------------------------------------------------
     def printable_cards(self, lang: str, args: argparse.Namespace) -> str:
         deck_file = getattr(args, "deck", None)
