@@ -311,3 +311,22 @@ def test_the_wrong_guesses_said_are_characters_the_game_knows(lang: str) -> None
     known = {normalize(form) for other in famous_characters(lang) for form in other.forms}
     assert play.outside  # there are wrong guesses to say
     assert [name for name in play.outside if normalize(name) not in known] == []
+
+
+def test_wrong_moves_taken_back_by_the_players_no_are_not_left_standing() -> None:
+    """Implicit confirmation: a wrong move said back and taken back by "nein" counts as
+    applied, not as left standing; one the table had to fix by hand counts as both."""
+    from voice.bench.report import aggregate, table
+    from voice.bench.run import Played
+
+    played = [
+        Played("sphinx", "de", "v", "clean", "a", utterances=2, wrong_applied=1, done=True),
+        Played("sphinx", "de", "v", "clean", "b", utterances=1, wrong_applied=1,
+               wrong_standing=1, done=True),  # fmt: skip
+        Played("sphinx", "de", "v", "clean", "c", utterances=1, done=True),
+        Played("sphinx", "de", "v", "clean", "d", utterances=1, done=True),
+    ]
+    [row] = aggregate([], played, lambda p: (p.engine, p.lang, p.condition))
+    assert row.wrong_per_move == 0.5 and row.standing_per_move == 0.25
+    head, _, line = table([row], ["engine", "lang", "condition"])
+    assert "wrong left standing / move" in head and "| 50.0% | 25.0% |" in line

@@ -102,13 +102,13 @@ def test_the_answer_to_a_confirmation_may_correct_it():
     session = Session(adapter_for("alle-meine-farben"), "de", Setup(("Anna", "Ben"), seed=1), out)
     session.start()
     session.hear("Anna")
-    session.hear("lila", 0.6)  # unsure: asked
+    session.hear("lila", 0.4)  # really unsure: asked
     assert out.said[-1] == "Anna malt den Ball lila an – richtig?"
     session.hear("nein, doch gelb", 0.9)
     assert out.said[-1] == "Anna malt den Ball gelb an – richtig?"  # asked in turn
     session.hear("ja")
     assert [a.args.get("colour") for a in session.actions] == [None, "yellow"]
-    session.hear("rot", 0.6)
+    session.hear("rot", 0.4)
     session.hear("nee doch gelb")  # yellow is in row 1 now: the question ends with why
     assert out.said[-1].startswith("Gelb liegt schon in Reihe 1")
     assert session.awaiting is None
@@ -185,7 +185,7 @@ def test_after_no_to_an_unsure_colour_the_correction_is_still_that_players_move(
     session.start()
     session.hear("Anna")
     session.hear("blau")
-    session.hear("lila", 0.6)  # Ben, unsure: asked
+    session.hear("lila", 0.3)  # Ben, really unsure: asked
     session.hear("nein")
     session.hear("nein, doch gelb")  # Ben's own colour, never a change of Anna's blue
     assert out.said[-2] == "Der Hut ist jetzt gelb. Zieh bitte eine Karte nach."

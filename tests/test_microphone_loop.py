@@ -179,19 +179,23 @@ def test_audio_captured_in_the_echo_tail_is_dropped_but_later_speech_is_not():
 def test_the_recogniser_listens_for_the_current_phase_only():
     session, room, voice, records, gate, clock = table()
     room.player("Ben ist am jüngsten")
-    room.player("Ich male den Ball rot an", confidence=0.6)  # unsure: asked first
-    room.player("ja")
+    room.player("Ich male den Ball rot an", confidence=0.6)  # unsure: made, said back
+    room.player("nein")  # taken back
+    room.player("Ich male den Ball rot an")
     room.player("beenden")
     room.player("ja")
     recogniser = play(session, room, gate, clock)
     lists = recogniser.phrase_lists
     assert "ben ist am jüngsten" in lists[0] and "den ball rot" not in lists[0]
     assert "den ball rot" in lists[1]  # the play phase
-    assert "ja" in lists[2] and "den ball rot" not in lists[2]  # the yes/no question
-    assert "den ball rot" in lists[3]  # back to play
-    assert "ja" in lists[4]  # "really quit?"
-    assert len(lists) == 5  # one switch per phase change, not one per chunk
-    assert [r["what"] for r in records.records if r["type"] == "confirm"] == ["move", "quit"]
+    assert "nein" in lists[2] and "den hut rot" in lists[2]  # said back: "nein" takes it back
+    assert "den ball rot" in lists[3] and "nein" not in lists[3]  # the ball again
+    assert "ja" in lists[-1]  # "really quit?"
+    assert [r["what"] for r in records.records if r["type"] == "confirm"] == ["quit"]
+    assert [r["type"] for r in records.records if r["type"] in ("said_back", "taken_back")] == [
+        "said_back",
+        "taken_back",
+    ]
     assert [a.name for a in session.actions] == ["first", "place"]
 
 

@@ -63,9 +63,19 @@ def test_a_sure_move_said_as_a_question_is_asked_about_first() -> None:
     assert verdict.decision is Decision.ACT
 
 
-def test_a_doubtful_move_is_confirmed_and_yes_applies_it() -> None:
+def test_a_doubtful_move_is_made_and_said_back_and_no_right_after_takes_it_back() -> None:
     session, out = session_at_first_turn()
-    session.hear_speech(Transcript("lila", 0.5))
+    session.hear_speech(Transcript("lila", 0.5))  # cheap to take back: made, said back
+    assert session.actions[-1].args["colour"] == "purple" and session.awaiting is None
+    assert not any("richtig?" in line for line in out.said)
+    assert "deny" in session.phase().intents
+    session.hear_speech(Transcript("nein", 0.9))
+    assert session.actions == []
+
+
+def test_a_doubtful_move_said_as_a_question_is_confirmed_and_yes_applies_it() -> None:
+    session, out = session_at_first_turn()
+    session.hear_speech(Transcript("lila", 0.5, question=True))
     assert session.actions == []
     assert out.said[-1] == "Ben malt den Ball lila an – richtig?"
     assert session.awaiting is not None and session.awaiting[0] == "move"
@@ -76,7 +86,7 @@ def test_a_doubtful_move_is_confirmed_and_yes_applies_it() -> None:
 
 def test_no_to_a_confirmation_applies_nothing() -> None:
     session, out = session_at_first_turn()
-    session.hear_speech(Transcript("rot", 0.5))
+    session.hear_speech(Transcript("rot", 0.5, question=True))
     session.hear_speech(Transcript("nein", 0.9))
     assert session.actions == []
     assert session.awaiting is None
@@ -84,7 +94,7 @@ def test_no_to_a_confirmation_applies_nothing() -> None:
 
 def test_an_unclear_answer_is_asked_again_not_taken_as_yes() -> None:
     session, out = session_at_first_turn()
-    session.hear_speech(Transcript("rot", 0.5))
+    session.hear_speech(Transcript("rot", 0.5, question=True))
     session.hear_speech(Transcript("ja", 0.3))
     assert session.actions == []
     assert session.awaiting is not None
@@ -94,7 +104,7 @@ def test_an_unclear_answer_is_asked_again_not_taken_as_yes() -> None:
 def test_yes_needs_more_certainty_than_no() -> None:
     """A wrong yes applies a wrong move; a wrong no only costs a repetition."""
     session, out = session_at_first_turn()
-    session.hear_speech(Transcript("rot", 0.6))
+    session.hear_speech(Transcript("rot", 0.6, question=True))
     session.hear_speech(Transcript("ja", 0.65))
     assert session.actions == [] and session.awaiting is not None
     session.hear_speech(Transcript("nein", 0.65))

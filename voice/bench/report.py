@@ -27,6 +27,7 @@ class Row:
     p95: float | None = None
     moves: int = 0
     wrong_per_move: float | None = None
+    standing_per_move: float | None = None
     confirmations_per_move: float | None = None
     utterances_per_move: float | None = None
     typed_per_move: float | None = None
@@ -63,6 +64,7 @@ def aggregate(
             n = len(ps)
             row.moves = n
             row.wrong_per_move = sum(p.wrong_applied for p in ps) / n
+            row.standing_per_move = sum(getattr(p, "wrong_standing", 0) for p in ps) / n
             row.confirmations_per_move = sum(p.confirmations for p in ps) / n
             row.utterances_per_move = sum(p.utterances for p in ps) / n
             row.typed_per_move = sum(not p.done for p in ps) / n
@@ -104,6 +106,7 @@ def table(rows: Iterable[Row], key_names: Sequence[str]) -> list[str]:
         "latency p95",
         "moves",
         "wrong moves / move",
+        "wrong left standing / move",
         "confirmations / move",
         "utterances / move",
         "typed / move",
@@ -118,6 +121,7 @@ def table(rows: Iterable[Row], key_names: Sequence[str]) -> list[str]:
             _ms(r.p95),
             str(r.moves) if r.moves else "–",
             _pct(r.wrong_per_move),
+            _pct(r.standing_per_move),
             _num(r.confirmations_per_move),
             _num(r.utterances_per_move),
             _pct(r.typed_per_move),
@@ -220,8 +224,13 @@ def _game_targets(game_rows: Sequence[Row], engine: str) -> list[Target]:
         out.append(Target(f"{game} {lang}: intent accuracy, quiet room", r.accuracy, 0.9, True))
         out.append(
             Target(f"{game} {lang}: utterances per move, quiet room", r.utterances_per_move,
-                   1.5, False, "n")
+                   1.3, False, "n")
         )  # fmt: skip
+        if lang == "de":
+            out.append(
+                Target(f"{game} de: confirmations per move, quiet room",
+                       r.confirmations_per_move, 0.3, False, "n")
+            )  # fmt: skip
     for r in game_rows:
         if r.key[0] != engine or r.key[-1] not in ("clean", "pink 10 dB"):
             continue
@@ -229,6 +238,10 @@ def _game_targets(game_rows: Sequence[Row], engine: str) -> list[Target]:
         out.append(
             Target(f"{r.key[1]} {r.key[2]}: wrong moves applied per move, {r.key[-1]}",
                    r.wrong_per_move, limit, False)
+        )  # fmt: skip
+        out.append(
+            Target(f"{r.key[1]} {r.key[2]}: wrong moves left standing per move, {r.key[-1]}",
+                   r.standing_per_move, limit, False)
         )  # fmt: skip
     return out
 

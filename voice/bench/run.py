@@ -9,7 +9,9 @@ that the real recogniser listens to, chunk by chunk, with the grammar of the mom
   after the end of speech it decided.
 - **play**: the reference game played by voice through a real :class:`Session` with the
   play policy: the simulated player repeats a move when asked, answers confirmations
-  truthfully (by voice), and takes back wrong moves (by keyboard, not counted as speech).
+  truthfully (by voice), says "nein" / "no" right after a wrong move said back (implicit
+  confirmation), and takes back what is still wrong (by keyboard, not counted as speech:
+  a *wrong move left standing*).
 
 Latency is measured as a real-time system would see it: audio chunks arrive at the pace
 of the stream, and a chunk is processed when it has arrived and the recogniser is done
@@ -115,6 +117,8 @@ class Played:
     utterances: int = 0
     confirmations: int = 0
     wrong_applied: int = 0
+    wrong_standing: int = 0
+    """Wrong moves still standing after the player's own "nein" to a move said back."""
     done: bool = False
     latencies: list[float] = field(default_factory=list)
     game: str = "alle-meine-farben"
@@ -397,6 +401,11 @@ def play_pass(
                 else:
                     result.wrong_applied += 1
                     _note_wrong(result, text, awaiting, applied)
+                    deny = answers["no"][spoken % len(answers["no"])]
+                    spoken += 1
+                    if _denied(session, table, deny, voice, cache_dir, recorder, result, before):
+                        continue
+                    result.wrong_standing += 1
                     # the table notices and takes it back (typed, not counted as speech)
                     session = _session(game, recorder, table, session.actions[:-1])
         if not result.done:  # the player gives up on speech and types the move
@@ -514,14 +523,32 @@ def play_reference(
                 if ref.move_key(session.actions[-1].to_json(), step.before) == intended:
                     result.done = True
                 else:
-                    result.wrong_applied += 1  # taken back by the table (typed)
+                    result.wrong_applied += 1
                     _note_wrong(result, text, awaiting, session.actions[-1])
+                    deny = answers["no"][spoken % len(answers["no"])]
+                    spoken += 1
+                    if _denied(session, table, deny, voice, cache_dir, recorder, result, before):
+                        continue
+                    result.wrong_standing += 1  # taken back by the table (typed)
                     session = _listens_with(ref.session_at(before, recorder), table.recogniser)
         if not result.done:
             # the player gives up on speech; the move is made by hand (typed)
             session = None
         out.append(result)
     return out
+
+
+def _denied(session: Any, table: Table, deny: str, voice: Voice, cache_dir: Any,
+            recorder: RecordingOutput, result: Played, before: int) -> bool:  # fmt: skip
+    """A wrong move was just made: if it was said back (implicit confirmation), the player
+    says "nein" by voice; True if that took it back (the game is as ``before`` again)."""
+    last_said_back = next(
+        (r for r in reversed(recorder.records) if r.get("type") in ("said_back", "heard")), None
+    )
+    if last_said_back is None or last_said_back.get("type") != "said_back":
+        return False
+    _say_once(session, table, deny, voice, cache_dir, recorder, result)
+    return len(session.actions) == before
 
 
 def _note_wrong(result: Played, said: str, awaiting: Any, applied: Action) -> None:

@@ -531,8 +531,10 @@ class SphinxRecogniser(Recogniser):
         in_grammar = self._in_grammar(hyp, seconds, over_floor)
         if in_grammar >= self.thresholds.ignore:
             self._nbest = self._nbest_scores()
-        # the meaning confidence is at most in_grammar (its sentences share that bound)
-        sure = in_grammar >= self.thresholds.act
+        # the meaning confidence is at most in_grammar (its sentences share that bound);
+        # from the confirming threshold on, a move cheap to take back is made at once and
+        # said back (implicit confirmation), so it waits for a question's pause as well
+        sure = in_grammar >= self.thresholds.confirm
         melody = self._measure(self._utt_audio) if sure else None
         self._lone = self._lone and sure and (melody is None or melody.question)
         self.details = details
@@ -609,7 +611,7 @@ class SphinxRecogniser(Recogniser):
             return Transcript("", 0.0, end=end)
         in_grammar = self._in_grammar(hyp, end - self._utt_start, over_floor)
         phrase = self._phrase(hyp.hypstr)
-        if in_grammar >= self.thresholds.act:  # could be acted on: a question, or not?
+        if in_grammar >= self.thresholds.confirm:  # could be made: a question, or not?
             self._measure(utt_audio)
         melody = self._melody if self._measured else None
         if melody is not None:

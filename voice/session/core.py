@@ -29,6 +29,11 @@ from voice.understanding.policy import PlayPolicy
 CONFIRM_BELOW = 0.8
 """Moves understood with less confidence than this are confirmed before they count."""
 
+SAY_BACK_FROM = 0.5
+"""Moves cheap to take back (:attr:`GameAdapter.said_back`) understood with at least this
+confidence (but less than :data:`CONFIRM_BELOW`) are made at once and said back: "nein"
+right after takes them back (implicit confirmation). Below it, they are asked first."""
+
 TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 

@@ -2,7 +2,9 @@
 "yes" or a "no" to each does.
 
 * a move understood with little confidence: "Lila für den Hut – richtig?"
-  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour);
+  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour) - unless it
+  is cheap to take back and fairly sure: then it is made at once and said back, and "nein"
+  or "nein, doch gelb" right after takes it back (implicit confirmation, :attr:`said_back`);
 * undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
 * a correction right after a move, "no wait, yellow" (:class:`CorrectQuestion`);
 * quit (:class:`QuitQuestion`).
@@ -14,12 +16,13 @@ undo and the correction both use it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
-from voice.session.core import TIMER_ACTION, Phase, Question, Table
+from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
+from voice.session.moves import Correctable, Moves
 from voice.session.seat import SeatPlayer
 
 CORRECTION = "correction"
@@ -46,6 +49,7 @@ KEYS = frozenset(
         "cancelled",
         "yes_or_no",
         "nothing_to_confirm",
+        "taken_back",
         "quit_saved",
         "quit_unsaved",
         "quit_save_failed",
@@ -92,18 +96,16 @@ class QuitQuestion(Question):
     action: None = None
 
 
-Correctable = tuple[int, Action, tuple[Action, ...]]
-"""A move "nein, doch gelb" would correct: (actions from it to the end, the move, the
-actions after it that are made again)."""
-
-
 class Dialogue:
     """Asks the questions at ``table`` and acts on their answers."""
 
     def __init__(self, table: Table, seat: SeatPlayer) -> None:
         self.table = table
         self.seat = seat
-        self._correction_cache: tuple[tuple[Action, ...], Correctable | None] | None = None
+        self.moves = Moves(table, seat)
+        self.said_back: int | None = None
+        """Where in :attr:`Table.actions` the move made at once and said back stands,
+        while "nein" right after it may still take it back (until anything else is said)."""
         self._refused: tuple[tuple[Action, ...], Action] | None = None
         """A move with a colour just refused, and the game it was refused in."""
 
@@ -135,7 +137,12 @@ class Dialogue:
         (correct the last move, or try again the move just refused); False for any
         other intent."""
         if name in ANSWERS:
-            self.table.respond([Event("nothing_to_confirm")])
+            if name == "deny" and self._said_back() is not None:
+                self._take_back_said()
+            elif self._said_back() is not None:  # "ja" to what was said back: it stands
+                self.said_back = None
+            else:
+                self.table.respond([Event("nothing_to_confirm")])
         elif name == CORRECTION:
             again, colour = self.refused_move(), slots.get("colour")
             if again is not None and isinstance(colour, str):
@@ -149,9 +156,21 @@ class Dialogue:
     # --- asking ----------------------------------------------------------------------
     def move(self, action: Action, confidence: float) -> None:
         """Make ``action``; first ask, if it was understood with too little confidence
-        or the game wants it asked (:meth:`Game.confirm_first`)."""
+        or the game wants it asked (:meth:`Game.confirm_first`) - unless it is cheap to take
+        back and fairly sure: then it is made and said back (implicit confirmation)."""
         table = self.table
-        if confidence < table.confirm_below or table.game.confirm_first(action):
+        asked = table.game.confirm_first(action)
+        said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
+        if confidence < table.confirm_below and said_back and not asked:
+            if not self.moves.reveals(action):
+                public = table.game.public(action).to_json()
+                made = len(table.actions)
+                self._apply(action)
+                if len(table.actions) > made:
+                    table.out.record({"type": "said_back", "action": public})
+                    self.said_back = made
+                return
+        if confidence < table.confirm_below or asked:
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
             public = table.game.public(action).to_json()
@@ -194,7 +213,7 @@ class Dialogue:
     def ask_undo(self) -> None:
         """"Shall I take this back: ...?" - unless there is nothing, or it told an answer."""
         table = self.table
-        index = self.last_move_index()
+        index = self.moves.last_move_index()
         count = 0 if index is None else len(table.actions) - index
         if count == 0:
             table.respond([Event("nothing_to_undo")])
@@ -202,7 +221,7 @@ class Dialogue:
         before = table.rebuild(table.actions[:-count])
         undone = table.actions[-count:]
         last = next(a for a in undone if a.name != TIMER_ACTION)
-        if self._revealed_by(undone):
+        if self.moves.revealed_by(undone):
             # a true colour or a character was said: taking it back would let the same
             # move be made again knowing the answer, and score
             table.respond([Event("undo_revealed")])
@@ -220,18 +239,19 @@ class Dialogue:
         """"nein, doch gelb": the move again with the colour said, asked first (the game
         has already gone on from it)."""
         table = self.table
-        correctable = self.correctable()
+        correctable = self.moves.correctable()
         colour = slots.get("colour")
         if correctable is None or not isinstance(colour, str):
             table.respond([Event("nothing_to_correct")])
             return
         count, last, redo = correctable
+        said_back = self._said_back() == count
         probe = table.rebuild(table.actions[:-count])
         fixed = Action(last.name, {**last.args, "colour": colour})
         if fixed == last:
             table.respond([Event("correction_same", {"action": table.describe(probe, last)})])
             return
-        if self._revealed_by(table.actions[-count:]):
+        if self.moves.revealed_by(table.actions[-count:]):
             table.respond([Event("undo_revealed")])
             return
         description = table.describe(probe, fixed)
@@ -247,7 +267,13 @@ class Dialogue:
             except GameError:
                 break  # only timers and the assistant's moves can fail: they follow anew
             kept += 1
-        table.question = CorrectQuestion(fixed, count, redo[:kept], description)
+        question = CorrectQuestion(fixed, count, redo[:kept], description)
+        if said_back:  # "nein, doch gelb" right after a move said back: no need to ask
+            self._correct(question)
+            table.sync_timers()
+            self.said_back = len(table.actions) - 1 - len(question.redo)
+            return
+        table.question = question
         public = table.game.public(fixed).to_json()
         table.out.record({"type": "confirm", "what": "correct", "action": public})
         table.respond([Event("confirm_correct", {"action": description})])
@@ -293,7 +319,7 @@ class Dialogue:
         if isinstance(question, MoveQuestion):
             self._apply(question.action)
         elif isinstance(question, UndoQuestion):
-            moves = self._replayed(table.actions[-question.count :])
+            moves = self.moves.replayed(table.actions[-question.count :])
             self._take_back(question.count)
             told = table.adapter.table_undo(table.setup, moves)
             table.respond([Event("undone"), *told] + table.game.prompt())
@@ -323,7 +349,7 @@ class Dialogue:
         table does with its cards (what followed and is not made again goes back first;
         nothing is drawn twice), and what is next."""
         table = self.table
-        moves = self._replayed(table.actions[-question.count :])
+        moves = self.moves.replayed(table.actions[-question.count :])
         dropped = moves[1 + len(question.redo) :]
         adapter = table.adapter
         told = adapter.table_undo(table.setup, dropped)
@@ -347,56 +373,40 @@ class Dialogue:
         table.finished = False
         self.seat.forget()
 
-    # --- which move ------------------------------------------------------------------
-    def last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:
-        """Where the last move of a person at the table is in :attr:`Table.actions`: timer
-        actions, the assistant's moves and actions named in ``passes`` after it are
-        passed over. ``None`` if there is none."""
-        actions = self.table.actions
-        seat = self.seat.moves(actions)
-        for index in range(len(actions) - 1, -1, -1):
-            action = actions[index]
-            if action.name != TIMER_ACTION and index not in seat and action.name not in passes:
-                return index
-        return None
+    # --- implicit confirmation ----------------------------------------------------------
+    def heard_other(self) -> None:
+        """Something else was said: "nein" no longer takes the move said back."""
+        self.said_back = None
+
+    def takes_back(self) -> bool:
+        """Would "nein" now take back a move said back?"""
+        return self._said_back() is not None
+
+    def _said_back(self) -> int | None:
+        """How many actions "nein" right now takes back with the move said back (the
+        timers and the assistant's moves since), or None if it takes back nothing."""
+        if self.said_back is None:
+            return None
+        if self.moves.last_move_index() != self.said_back:
+            self.said_back = None
+            return None
+        return len(self.table.actions) - self.said_back
+
+    def _take_back_said(self) -> None:
+        """"nein" right after a move said back: it is taken back, and asked for again."""
+        table = self.table
+        count = self._said_back()
+        assert count is not None
+        last = table.actions[-count]
+        description = table.describe(table.rebuild(table.actions[:-count]), last)
+        moves = self.moves.replayed(table.actions[-count:])
+        self._take_back(count)
+        self.said_back = None
+        told = table.adapter.table_undo(table.setup, moves)
+        table.out.record({"type": "taken_back", "action": table.game.public(last).to_json()})
+        table.respond([Event("taken_back", {"action": description}), *told] + table.game.prompt())
+        table.sync_timers()
 
     def correctable(self) -> Correctable | None:
-        """The move that "nein, doch gelb" would correct. The last move of a person at
-        the table, if it is one of the game's moves with a colour (Alle meine Farben's
-        colour, a colour shown in Farben; never a Pantone guess, whose next try belongs to
-        the next guesser). Only timers, the assistant's moves (it makes them again) and
-        the game's ``correction_passes`` ("done" after a Farben story) may follow it;
-        they are made again after the corrected move, as far as they still can be (the
-        assistant's card already laid stays laid; one that no longer fits, it chooses
-        anew)."""
-        # keyed by the whole game so far: after an undo, other moves may end the same way
-        actions = self.table.actions
-        key = tuple(actions)
-        if self._correction_cache is not None and self._correction_cache[0] == key:
-            return self._correction_cache[1]
-        found: Correctable | None = None
-        adapter = self.table.adapter
-        index = self.last_move_index(adapter.correction_passes)
-        if index is not None:
-            action = actions[index]
-            if action.name in adapter.correctable and isinstance(action.args.get("colour"), str):
-                found = (len(actions) - index, action, tuple(actions[index + 1 :]))
-        self._correction_cache = (key, found)
-        return found
-
-    def _revealed_by(self, undone: Sequence[Action]) -> bool:
-        """True if any of the ``undone`` actions made the game say a hidden answer (its
-        events are marked ``reveals``)."""
-        moves = self._replayed(undone)
-        return any(e.data.get("reveals") for events in moves for e in events)
-
-    def _replayed(self, undone: Sequence[Action]) -> list[list[Event]]:
-        """The events each of the last actions ``undone`` caused, oldest first."""
-        probe = self.table.rebuild(self.table.actions[: -len(undone)])
-        moves: list[list[Event]] = []
-        for action in undone:
-            try:
-                moves.append(probe.apply(action))
-            except GameError:
-                break
-        return moves
+        """The move "nein, doch gelb" would correct (:meth:`Moves.correctable`)."""
+        return self.moves.correctable()

@@ -22,7 +22,7 @@ from voice.output.sinks import Output
 from voice.recognition.base import Transcript
 from voice.session import commands, dialogue
 from voice.session.adapters.base import GameAdapter
-from voice.session.core import Phase, Table
+from voice.session.core import SAY_BACK_FROM, Phase, Table
 from voice.session.dialogue import CORRECTION, Dialogue
 from voice.session.seat import SeatPlayer
 from voice.understanding.intents import MAX_CHARS, Intent
@@ -106,6 +106,8 @@ class Session(Table):
             self.dialogue.correctable() is not None or self.dialogue.refused_move() is not None
         )
         correction = {CORRECTION} if correctable else set()
+        if self.dialogue.takes_back():  # "nein" right after a move said back, even in a story
+            correction |= dialogue.ANSWERS
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
             self.grammar.quiet_intents
@@ -170,7 +172,9 @@ class Session(Table):
             self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})
             self.say_only([Event(key)])
             return
-        self._handle(intent, min(confidence, intent.score), phase)
+        # words only guessed at (a near-miss, the fallback) are asked about, never said back
+        sure = min(confidence, intent.score) if intent.score >= self.confirm_below else 0.0
+        self._handle(intent, sure, phase)
         self.seat_player.play()
 
     def hear_speech(self, transcript: Transcript) -> None:
@@ -202,7 +206,11 @@ class Session(Table):
             self.say_only([Event("yes_or_no" if answering else "say_again")])
             return
         # the policy has decided; the confidence only tells the dialogue whether to confirm
+        # (a move cheap to take back is then made and said back, not asked first - unless
+        # it was said as a question, or its words were only guessed at)
         sure = 1.0 if verdict.decision is Decision.ACT else 0.0
+        if sure == 0.0 and not transcript.question and verdict.intent.score >= self.confirm_below:
+            sure = SAY_BACK_FROM
         self._handle(verdict.intent, sure, phase)
         self.seat_player.play()
 
@@ -223,6 +231,8 @@ class Session(Table):
             if meant is not None:
                 intent = Intent(meant, {}, intent.text, intent.score)
         name, slots = intent.name, intent.slots
+        if name not in dialogue.ANSWERS and name != CORRECTION:
+            self.dialogue.heard_other()  # "nein" now no longer takes back a move said back
         if self.dialogue.answer_heard(name, slots, phase):
             return
         if self.paused and name not in phase.intents:

@@ -60,6 +60,7 @@ class AlleMeineFarbenAdapter(GameAdapter):
     engine = AlleMeineFarben
     table_view = "voice.display.views_alle_meine_farben"
     correctable = frozenset({"place"})
+    said_back = frozenset({"first", "place"})
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

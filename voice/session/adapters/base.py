@@ -74,6 +74,12 @@ class GameAdapter:
     """Actions with a colour that "nein, doch gelb" said after them may correct (the
     session asks first; see ``Session._correctable``)."""
 
+    said_back: ClassVar[frozenset[str]] = frozenset()
+    """Moves cheap to take back whose acknowledgement says them back ("Der Hut ist jetzt
+    lila"): made at once where a recogniser is fairly sure, not asked first; "nein" or
+    "nein, doch gelb" right after takes them back (implicit confirmation). Moves that cannot
+    be taken back cheaply (a guess judged, an answer that scores) are never listed."""
+
     correction_passes: ClassVar[frozenset[str]] = frozenset()
     """Actions that may lie between such a move and its correction; made again after it."""
 

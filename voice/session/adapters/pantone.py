@@ -72,6 +72,8 @@ class PantoneAdapter(GameAdapter):
     engine = Pantone
     table_view = "voice.display.views_pantone"
     help_later = frozenset({"penalty"})  # anyone, any time: not what the game waits for
+    # the Artist's own steps; never a guess, which is judged at once
+    said_back = frozenset({"first", "choose", "done"})
     name_lists = ("player", "character", "other_character")
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
