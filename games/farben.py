@@ -96,9 +96,7 @@ def load_deck(lang: str) -> list[tuple[str, str]]:
     cards = []
     for number, card in enumerate(data, start=1):
         if not (isinstance(card, list) and len(card) == 2 and all(_sayable(w) for w in card)):
-            raise DataError(
-                key="data_words_card", where=where, card=number, limit=MAX_WORD_LENGTH
-            )
+            raise DataError(key="data_words_card", where=where, card=number, limit=MAX_WORD_LENGTH)
         cards.append((card[0].strip(), card[1].strip()))
     return cards
 
@@ -577,7 +575,7 @@ class Farben(Game):
         return [Event("hint_asked", {"player": owner, "namer": self.namer})]
 
     def _apply_forgot(self, args: Mapping[str, JSON]) -> list[Event]:
-        """"I don't remember": from the owner asked for a hint, there is no hint; from the
+        """ "I don't remember": from the owner asked for a hint, there is no hint; from the
         namer ("no idea what Cem had"), that card is turned over without points."""
         if self.stage != "naming":
             raise self._wait()
@@ -911,8 +909,6 @@ class Farben(Game):
             "gained": self.gained,
             "warnings_given": self.warnings_given,
         }
-
-
 
 
 def _time_limit(value: JSON) -> int | None:

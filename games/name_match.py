@@ -92,6 +92,7 @@ _TITLES = frozenset(
     "graf grafin ritter meister".split()
 )
 
+
 @lru_cache(maxsize=8192)
 def canonical(text: str) -> tuple[str, ...]:
     """The words of ``text`` that identify a character, in a comparable spelling."""

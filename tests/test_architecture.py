@@ -108,9 +108,7 @@ def test_every_module_has_a_layer() -> None:
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_run_one_way(name: str) -> None:
-    backward = [
-        target for target in sorted(GRAPH[name]) if layer_of(target) > layer_of(name)
-    ]
+    backward = [target for target in sorted(GRAPH[name]) if layer_of(target) > layer_of(name)]
     assert not backward, f"{name} imports a later stage: {backward}"
 
 
@@ -153,8 +151,10 @@ def helpers_taken_elsewhere(name: str, path: Path) -> set[tuple[str, str, str]]:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 home = HELPERS.get(alias.name)
-                if home is not None and node.module != home and node.module.split(".")[0] in (
-                    "words", "games", "voice"
+                if (
+                    home is not None
+                    and node.module != home
+                    and node.module.split(".")[0] in ("words", "games", "voice")
                 ):
                     found.add((name, alias.name, node.module))
     return found

@@ -321,8 +321,17 @@ def test_wrong_moves_taken_back_by_the_players_no_are_not_left_standing() -> Non
 
     played = [
         Played("sphinx", "de", "v", "clean", "a", utterances=2, wrong_applied=1, done=True),
-        Played("sphinx", "de", "v", "clean", "b", utterances=1, wrong_applied=1,
-               wrong_standing=1, done=True),  # fmt: skip
+        Played(
+            "sphinx",
+            "de",
+            "v",
+            "clean",
+            "b",
+            utterances=1,
+            wrong_applied=1,
+            wrong_standing=1,
+            done=True,
+        ),  # fmt: skip
         Played("sphinx", "de", "v", "clean", "c", utterances=1, done=True),
         Played("sphinx", "de", "v", "clean", "d", utterances=1, done=True),
     ]

@@ -244,9 +244,7 @@ def test_the_word_cards_are_printed_without_pdf(capsys):
 
 # --- save files and the system's reasons ------------------------------------------------------
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_a_save_file_that_cannot_be_created_is_said_in_the_games_language(
-    capsys, tmp_path, lang
-):
+def test_a_save_file_that_cannot_be_created_is_said_in_the_games_language(capsys, tmp_path, lang):
     script = write_script(tmp_path / "s.script", ["Anna"])
     blocker = tmp_path / "a-file"
     blocker.write_text("")

@@ -180,13 +180,17 @@ def test_keine_ahnung_turns_a_card_over_without_points_in_german(tmp_path):
     scoring = next(i for i, line in enumerate(lines) if line.startswith("# --- Werten"))
     said_lines = [t for t in (line.split("#")[0].strip() for line in lines[1:]) if t]
     before = [t for t in (line.split("#")[0].strip() for line in lines[1:scoring]) if t]
-    rest = said_lines[len(before):]
-    lines = before + rest[: rest.index("Musik") + 1] + [
-        "Keine Ahnung",
-        "keine Ahnung, was Mia hatte",
-        "Rosa",  # a colour alone, with two cards down: whose?
-        "rückgängig",
-    ]
+    rest = said_lines[len(before) :]
+    lines = (
+        before
+        + rest[: rest.index("Musik") + 1]
+        + [
+            "Keine Ahnung",
+            "keine Ahnung, was Mia hatte",
+            "Rosa",  # a colour alone, with two cards down: whose?
+            "rückgängig",
+        ]
+    )
     said = play(tmp_path, argv, lines).said
     assert said[-4].startswith("Welche Farbe weißt du nicht: die von ")
     assert said[-3].startswith("Mia hatte ") and said[-3].endswith("Dafür gibt es keine Punkte.")

@@ -29,8 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 GAMES = {
     "farben": ("farben", "farben_assistant", "views_farben"),
-    "alle-meine-farben": ("alle_meine_farben", "alle_meine_farben_assistant",
-                          "views_alle_meine_farben"),  # fmt: skip
+    "alle-meine-farben": (
+        "alle_meine_farben",
+        "alle_meine_farben_assistant",
+        "views_alle_meine_farben",
+    ),  # fmt: skip
     "pantone": ("pantone", "pantone_deck", "pantone_saves", "views_pantone"),
 }
 """Each game's id and the names of its own modules (in games/, the adapters and the
@@ -46,11 +49,7 @@ NOT_YET: set[str | tuple[str, str]] = set()
 
 
 def own_files(game: str) -> set[str]:
-    return {
-        f"{folder}/{module}.py"
-        for module in GAMES[game]
-        for folder in FOLDERS.values()
-    }
+    return {f"{folder}/{module}.py" for module in GAMES[game] for folder in FOLDERS.values()}
 
 
 def docstrings(tree: ast.AST) -> set[int]:

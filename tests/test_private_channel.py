@@ -156,7 +156,6 @@ def test_board_sentences(lang: str, text: str, intent: str | None) -> None:
         assert found is not None and found.name == intent, found
 
 
-
 def _deal_session(lang: str, private: Any) -> tuple[Any, io.StringIO]:
     from games.engine import Setup
     from voice.output.sinks import JsonOutput
@@ -173,8 +172,16 @@ def _deal_session(lang: str, private: Any) -> tuple[Any, io.StringIO]:
 
 
 DEAL_WORDS = {
-    "en": ("discard card {n}", "privately", "I could not tell you your cards, so I won't take a card number"),
-    "de": ("Karte {n} ablegen", "unter vier Augen", "ich konnte dir deine Karten nicht sagen, also nehme ich keine Kartennummer an"),
+    "en": (
+        "discard card {n}",
+        "privately",
+        "I could not tell you your cards, so I won't take a card number",
+    ),
+    "de": (
+        "Karte {n} ablegen",
+        "unter vier Augen",
+        "ich konnte dir deine Karten nicht sagen, also nehme ich keine Kartennummer an",
+    ),
 }
 
 

@@ -287,19 +287,20 @@ def test_german_prompts_do_not_assume_a_gender() -> None:
 
 
 def test_german_pantone_tells_guess_and_hint_apart() -> None:
-    found = [
-        f"{g}/{k}: {t}" for g, k, t in _all_texts("de") if g == "pantone" and "Tipp" in t
-    ]
+    found = [f"{g}/{k}: {t}" for g, k, t in _all_texts("de") if g == "pantone" and "Tipp" in t]
     assert not found, "\n".join(found[:20])
     hints = [t for g, k, t in _all_texts("de") if g == "pantone" and k == "hint"]
     assert hints and all("Hinweis" in t for t in hints)
+
+
+LOWER_COLOURS = "rot|gelb|grün|blau|lila|rosa|orange|weiß|schwarz|grau|braun|bunt"
 
 
 def test_german_colour_nouns_are_capitalised() -> None:
     found = [
         f"{g}/{k}: {t}"
         for g, k, t in _all_texts("de")
-        if re.search(r"\b(die Farbe|in der Farbe|Karten in) (rot|gelb|grün|blau|lila|rosa|orange|weiß|schwarz|grau|braun|bunt)\b", t)  # noqa: E501
+        if re.search(rf"\b(die Farbe|in der Farbe|Karten in) ({LOWER_COLOURS})\b", t)
     ]
     assert not found, "\n".join(found[:20])
 

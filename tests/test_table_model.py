@@ -161,21 +161,25 @@ def play_amf(setup: Setup, steps: int = 400) -> tuple[AmfTable, RecordingOutput]
     return table, out
 
 
-SETUPS = [
-    Setup(("Anna", "Ben", "Cem"), seed, options={"variant": "basic"}) for seed in range(6)
-] + [
-    Setup(("Anna", "Ben"), seed, options={"variant": "profi"}) for seed in range(3)
-] + [
-    Setup(
-        players,
-        seed,
-        options={"variant": "basic", "assistant": {"name": "Robo", "level": level}},
-    )
-    for seed, (players, level) in enumerate(
-        [(("Mia", "Robo"), "hard"), (("Anna", "Robo", "Ben"), "normal"), (("Robo", "Mia"), "easy")]
-        * 2
-    )
-]
+SETUPS = (
+    [Setup(("Anna", "Ben", "Cem"), seed, options={"variant": "basic"}) for seed in range(6)]
+    + [Setup(("Anna", "Ben"), seed, options={"variant": "profi"}) for seed in range(3)]
+    + [
+        Setup(
+            players,
+            seed,
+            options={"variant": "basic", "assistant": {"name": "Robo", "level": level}},
+        )
+        for seed, (players, level) in enumerate(
+            [
+                (("Mia", "Robo"), "hard"),
+                (("Anna", "Robo", "Ben"), "normal"),
+                (("Robo", "Mia"), "easy"),
+            ]
+            * 2
+        )
+    ]
+)
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=[f"{s.players}-{s.seed}" for s in SETUPS])

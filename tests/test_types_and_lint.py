@@ -31,3 +31,9 @@ def test_mypy_finds_no_errors() -> None:
 def test_ruff_check_finds_nothing() -> None:
     result = run("ruff", "check", "--no-cache", ".")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_would_change_nothing() -> None:
+    """One format for all the code (``ruff format``; its settings in ``[tool.ruff]``)."""
+    result = run("ruff", "format", "--check", "--no-cache", ".")
+    assert result.returncode == 0, result.stdout + result.stderr

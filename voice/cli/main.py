@@ -188,9 +188,7 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", choices=("auto", "mic", "keyboard"), default="auto")
     p.add_argument("--script", type=Path, metavar="FILE")
     p.add_argument("--voice", choices=("auto", "tts", "text", "none"), default="auto")
-    p.add_argument(
-        "--asr", type=asr_option, default="auto", metavar=ASR_METAVAR
-    )
+    p.add_argument("--asr", type=asr_option, default="auto", metavar=ASR_METAVAR)
     p.add_argument("--model", type=Path, metavar="DIR")
     add_front_end_arguments(p)
     p.add_argument("--json", action="store_true")

@@ -32,9 +32,7 @@ def add_recognize_parser(commands: Any) -> None:
     rec = commands.add_parser("recognize")  # help texts: cli.yaml
     rec.add_argument("game", metavar="GAME")
     rec.add_argument("--lang", choices=LANGUAGES)
-    rec.add_argument(
-        "--asr", type=asr_option, default="auto", metavar=ASR_METAVAR
-    )
+    rec.add_argument("--asr", type=asr_option, default="auto", metavar=ASR_METAVAR)
     rec.add_argument("--model", type=Path, metavar="DIR")
     from voice.recognition.frontend import add_front_end_arguments
 

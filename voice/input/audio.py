@@ -41,8 +41,6 @@ SILENT_MICROPHONE_SECONDS = 3.0
 """A running microphone that delivers nothing for this long has gone away."""
 
 
-
-
 @dataclass(frozen=True)
 class AudioChunk:
     """A piece of microphone audio."""
@@ -328,8 +326,6 @@ def chunks(data: bytes, seconds: float = 0.1) -> Iterator[bytes]:
         yield data[start : start + size]
 
 
-
-
 def microphone_problem() -> AudioError | None:
     """Why the microphone cannot be used, or ``None`` if it can."""
     try:
@@ -338,8 +334,6 @@ def microphone_problem() -> AudioError | None:
     except AudioError as exc:
         return exc
     return None
-
-
 
 
 def _input_rate(device: dict[str, Any]) -> int:
@@ -459,5 +453,3 @@ def reopen_microphone() -> Microphone:
         microphone = Microphone()
         microphone.start()
     return microphone
-
-

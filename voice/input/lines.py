@@ -44,7 +44,6 @@ def read_script(lines: Iterable[str]) -> Iterator[ScriptLine]:
             yield ScriptLine(number, seconds=seconds)
 
 
-
 MAX_LINE = 64 * 1024
 """Typed input longer than this is cut into pieces (each then rejected as too long)."""
 

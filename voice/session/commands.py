@@ -112,7 +112,7 @@ def _say_help(call: Call, more: bool) -> None:
 
 
 def _whose_turn(call: Call) -> None:
-    """"Is it Ben's turn?": yes or no first, when somebody in particular acts now; then
+    """ "Is it Ben's turn?": yes or no first, when somebody in particular acts now; then
     the turn's prompt (who and what)."""
     game, named = call.table.game, call.slots.get("player")
     current = game.current_player()
@@ -193,9 +193,7 @@ ROWS: tuple[Command, ...] = (
     Command("more_help", _more_help, True, True, says=("more_help", "help_paused")),
     Command("whose_turn", _whose_turn, True, True, tells=("turn_yes", "turn_no")),
     Command("score", _score, True, True),
-    Command(
-        "undo", _undo, False, False, says=("confirm_undo", "nothing_to_undo", "undo_revealed")
-    ),
+    Command("undo", _undo, False, False, says=("confirm_undo", "nothing_to_undo", "undo_revealed")),
     Command("pause", _pause, False, False, says=("paused", "still_paused")),
     Command("continue", _continue, True, False, says=("continued", "not_paused")),
     Command("slower", _slower, True, True, says=("rate_slower", "rate_slowest")),

@@ -60,7 +60,7 @@ KEYS = frozenset(
 
 @dataclass
 class MoveQuestion(Question):
-    """"Lila für den Hut – richtig?": a move understood with too little confidence."""
+    """ "Lila für den Hut – richtig?": a move understood with too little confidence."""
 
     kind: ClassVar[str] = "move"
     action: Action
@@ -68,7 +68,7 @@ class MoveQuestion(Question):
 
 @dataclass
 class UndoQuestion(Question):
-    """"Shall I take this back?": the last ``count`` actions, whose move is ``action``."""
+    """ "Shall I take this back?": the last ``count`` actions, whose move is ``action``."""
 
     kind: ClassVar[str] = "undo"
     action: Action
@@ -77,7 +77,7 @@ class UndoQuestion(Question):
 
 @dataclass
 class CorrectQuestion(Question):
-    """"Shall I change that to ...?": the last ``count`` actions go; ``action`` (the move
+    """ "Shall I change that to ...?": the last ``count`` actions go; ``action`` (the move
     with its new colour) and then ``redo`` are made instead."""
 
     kind: ClassVar[str] = "correct"
@@ -90,7 +90,7 @@ class CorrectQuestion(Question):
 
 @dataclass
 class QuitQuestion(Question):
-    """"Do you really want to stop?\""""
+    """ "Do you really want to stop?\""""
 
     kind: ClassVar[str] = "quit"
     action: None = None
@@ -200,7 +200,7 @@ class Dialogue:
         return refused[1]
 
     def ask_quit(self) -> None:
-        """"Do you really want to stop?" (and whether the game stays saved)."""
+        """ "Do you really want to stop?" (and whether the game stays saved)."""
         table = self.table
         table.question = QuitQuestion()
         table.out.record({"type": "confirm", "what": "quit"})
@@ -211,7 +211,7 @@ class Dialogue:
         table.respond([Event(key)])
 
     def ask_undo(self) -> None:
-        """"Shall I take this back: ...?" - unless there is nothing, or it told an answer."""
+        """ "Shall I take this back: ...?" - unless there is nothing, or it told an answer."""
         table = self.table
         index = self.moves.last_move_index()
         count = 0 if index is None else len(table.actions) - index
@@ -236,7 +236,7 @@ class Dialogue:
         table.respond([Event("confirm_undo_seat" if seat else "confirm_undo", data)])
 
     def ask_correct(self, slots: Mapping[str, Any]) -> None:
-        """"nein, doch gelb": the move again with the colour said, asked first (the game
+        """ "nein, doch gelb": the move again with the colour said, asked first (the game
         has already gone on from it)."""
         table = self.table
         correctable = self.moves.correctable()
@@ -286,7 +286,7 @@ class Dialogue:
         )
 
     def _correct_asked(self, slots: Mapping[str, Any]) -> None:
-        """"Nein, doch gelb" answers "Lila für den Hut – richtig?": the same move with the
+        """ "Nein, doch gelb" answers "Lila für den Hut – richtig?": the same move with the
         colour said, asked about in turn (a recogniser may have misheard this too)."""
         table = self.table
         question = table.question
@@ -393,7 +393,7 @@ class Dialogue:
         return len(self.table.actions) - self.said_back
 
     def _take_back_said(self) -> None:
-        """"nein" right after a move said back: it is taken back, and asked for again."""
+        """ "nein" right after a move said back: it is taken back, and asked for again."""
         table = self.table
         count = self._said_back()
         assert count is not None

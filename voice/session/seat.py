@@ -79,12 +79,16 @@ class SeatPlayer:
         found: set[int] = set()
         for index, action in enumerate(actions):
             turn = next_turn(game, seat, Notes(hint_heard=True))
-            if turn is not None and turn.action is not None and (
-                turn.action == action
-                or (
-                    turn.action.name == action.name
-                    and game.current_player() == seat.name
-                    and action.args.get("player", seat.name) == seat.name
+            if (
+                turn is not None
+                and turn.action is not None
+                and (
+                    turn.action == action
+                    or (
+                        turn.action.name == action.name
+                        and game.current_player() == seat.name
+                        and action.args.get("player", seat.name) == seat.name
+                    )
                 )
             ):
                 found.add(index)

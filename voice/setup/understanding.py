@@ -114,7 +114,7 @@ YES_NO = {
 
 
 def yes_or_no(raw: str, lang: str) -> str | None:
-    """"yes", "no" or None: every ordinary yes and no of ``lang`` ("jo", "ja, das stimmt",
+    """ "yes", "no" or None: every ordinary yes and no of ``lang`` ("jo", "ja, das stimmt",
     "nö", "yep", "that's not right"), nothing else ("ja, Pantone" is not a plain yes)."""
     words = normalize(raw).split()
     for verdict in ("no", "yes"):  # "stimmt nicht": a no, though "stimmt" is a yes word

@@ -147,9 +147,7 @@ class PantoneAdapter(GameAdapter):
         # carrier words (hundreds of names would otherwise swell every guess window). A
         # deck of one's own may hold every one of them: then the list repeats the deck
         # (run-time lists may not be empty; a deck name still means its card).
-        lists["other_character"] = (
-            character_values(_others(deck, lang), lang) or lists["character"]
-        )
+        lists["other_character"] = character_values(_others(deck, lang), lang) or lists["character"]
 
         # numbers beyond the deck, so "card 200" of 152 cards is heard as what it is (and
         # refused: "there are only 152 cards") instead of as the nearest card that exists
@@ -266,9 +264,7 @@ def _others(deck: Sequence[Character], lang: str) -> tuple[OtherCharacter, ...]:
     return beyond_deck(famous_characters(lang), deck)
 
 
-def character_values(
-    deck: Sequence[Character | OtherCharacter], lang: str
-) -> list[SlotValue]:
+def character_values(deck: Sequence[Character | OtherCharacter], lang: str) -> list[SlotValue]:
     """The ``{character}`` list: every name and alias, as recognisers would write it.
 
     The slot value is the name or alias as the deck writes it.
