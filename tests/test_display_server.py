@@ -343,3 +343,20 @@ def test_display_refuses_a_save_path_that_is_no_file(tmp_path: Path) -> None:
         run = subprocess.run([sys.executable, "-m", "voice", "display", str(path), "--port", "0"],
                              capture_output=True, text=True, timeout=30, check=False)  # fmt: skip
         assert run.returncode == 1 and says in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_colour_has_its_own_swatch_letter_in_each_language(lang: str) -> None:
+    import re
+
+    from games.data import load as load_data
+    from voice.display.views import swatch
+
+    colours = list(load_data("colours"))
+    letters = {}
+    for colour in colours:
+        found = re.search(r'class="letter">([^<]+)<', swatch(lang, colour))
+        assert found, colour
+        letters[colour] = found.group(1)
+    same = [(a, b) for a in colours for b in colours if a < b and letters[a] == letters[b]]
+    assert not same, (lang, same, letters)

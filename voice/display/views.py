@@ -106,12 +106,19 @@ def swatch(lang: str, colour_id: str) -> str:
     """A colour as swatch (colour + pattern + letter) and as a written word."""
     name = str(colour_term(lang)(colour_id))
     css, pattern = SWATCHES.get(colour_id, ("#777777", "p-plain"))
-    letter = name[:2].upper() if colour_id in ("blue", "brown", "black") else name[:1].upper()
+    letter = swatch_letter(lang, colour_id)
     return (
         f'<span class="colour"><span class="swatch {pattern}" style="background:{css}"'
         f' aria-hidden="true"><span class="letter">{esc(letter)}</span></span>'
         f' <span class="cname">{esc(name)}</span></span>'
     )
+
+
+def swatch_letter(lang: str, colour_id: str) -> str:
+    """The letter(s) on a colour's swatch: each colour has its own in each language (the
+    page's ``letters``); an unknown colour gets its name's first letter."""
+    letters: Mapping[str, str] = page_words(lang).get("letters", {})
+    return str(letters.get(colour_id) or str(colour_term(lang)(colour_id))[:1].upper())
 
 
 def score_table(lang: str, scores: Mapping[str, int], label: str = "points") -> str:
