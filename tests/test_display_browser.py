@@ -99,3 +99,43 @@ def test_the_private_page_in_the_browser(browser, tmp_path: Path) -> None:
         assert not any(name in browser.page_source for name in names)
     finally:
         server.stop()
+
+
+def _count(driver) -> int:
+    return int(driver.find_element("css selector", ".count").text)
+
+
+def test_paused_clocks_stand_still_in_the_browser(browser, tmp_path: Path) -> None:
+    """The page's own countdown runs while the painting runs, stands still under "the clocks
+    stand still", and goes on after "continue" from where it stood."""
+    import time
+
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna")
+    session.hear("card 1")
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        first = _count(browser)
+        WebDriverWait(browser, 4, poll_frequency=0.1).until(lambda d: _count(d) < first)
+        session.hear("pause")
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(
+            lambda d: "the clocks stand still" in _text(d)
+        )
+        still = _count(browser)
+        time.sleep(2.5)
+        assert _count(browser) == still, "the countdown runs on in the pause"
+        browser.refresh()
+        assert _count(browser) == still
+        session.hear("continue")
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(
+            lambda d: "the clocks stand still" not in _text(d)
+        )
+        assert _count(browser) >= still - 1
+        WebDriverWait(browser, 4, poll_frequency=0.1).until(lambda d: _count(d) < still)
+    finally:
+        server.stop()

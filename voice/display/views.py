@@ -142,11 +142,14 @@ def game_over(lang: str, result: Mapping[str, Any]) -> str:
     return f'<p class="big over">{text}</p>'
 
 
-def countdown(label: str, seconds: float, unit: str) -> str:
+def countdown(label: str, seconds: float, unit: str, running: bool = True) -> str:
+    """A clock the page counts down by itself, unless it stands still (``running`` False:
+    the table paused the game), marked ``data-paused`` for the page's script."""
     left = max(0, round(seconds))
+    still = "" if running else ' data-paused="true"'
     return (
         f'<div class="countdown"><span class="clabel">{esc(label)}</span> '
-        f'<span class="count" role="timer" aria-live="off" data-left="{left}">{left}</span> '
+        f'<span class="count" role="timer" aria-live="off" data-left="{left}"{still}>{left}</span> '
         f'<span class="unit">{esc(unit)}</span></div>'
     )
 

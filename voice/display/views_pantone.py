@@ -34,13 +34,16 @@ def render(state: TableState, lang: str) -> tuple[str, str, str]:
         parts.append(f'<p class="big stage">{esc(stage_text)}</p>')
         news = f"{phase}. {word(lang, 'artist')}: {game.artist}. {stage_text}"
         unit = word(lang, "seconds")
+        running = not state.paused
         for clock in game.timers():
             left = timer_left(state, clock.id)
             if left is not None:
                 if stage == "create":
-                    parts.append(countdown(word(lang, "creating"), left + clock.then, unit))
+                    parts.append(
+                        countdown(word(lang, "creating"), left + clock.then, unit, running)
+                    )
                 elif stage == "guess":
-                    parts.append(countdown(word(lang, "guess_window"), left, unit))
+                    parts.append(countdown(word(lang, "guess_window"), left, unit, running))
         if stage in ("guess", "verdict", "hint") and game.queue:
             order = game.queue
             guesser = order[0] if stage in ("guess", "verdict") else None

@@ -10,7 +10,8 @@
   function arm() {
     deadlines = [];
     var now = Date.now();
-    main.querySelectorAll(".count[data-left]").forEach(function (el) {
+    // a clock marked data-paused stands still (the table paused the game)
+    main.querySelectorAll(".count[data-left]:not([data-paused])").forEach(function (el) {
       deadlines.push({ el: el, at: now + 1000 * Number(el.getAttribute("data-left")) });
     });
   }
