@@ -139,3 +139,65 @@ def test_paused_clocks_stand_still_in_the_browser(browser, tmp_path: Path) -> No
         WebDriverWait(browser, 4, poll_frequency=0.1).until(lambda d: _count(d) < still)
     finally:
         server.stop()
+
+
+def _banner(driver) -> str:
+    banner = driver.find_element("id", "banner")
+    assert banner.get_attribute("role") == "alert"
+    return banner.text if banner.is_displayed() else ""
+
+
+def test_a_lost_stream_shows_a_banner_and_it_goes_when_the_stream_is_back(
+    browser, tmp_path: Path
+) -> None:
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    save = tmp_path / "game.jsonl"
+    start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna").hear("card 1")
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    port = server.server_address[1]
+    browser.get(f"http://127.0.0.1:{port}/")
+    WebDriverWait(browser, 3, poll_frequency=0.1).until(
+        lambda d: d.find_element("id", "conn").text == "Live"
+    )
+    assert _banner(browser) == ""
+    server.stop()  # the game's view is gone
+    WebDriverWait(browser, 6, poll_frequency=0.1).until(lambda d: "Connection lost" in _banner(d))
+    assert browser.find_element("id", "conn").text != "Live"
+    again = TableServer(save, "127.0.0.1", port)
+    again.serve_in_thread()
+    try:
+        WebDriverWait(browser, 6, poll_frequency=0.1).until(lambda d: _banner(d) == "")
+    finally:
+        again.stop()
+
+
+def test_a_stream_that_stalls_shows_a_banner(browser, tmp_path: Path, monkeypatch) -> None:
+    """No update and no heartbeat for STALL_SECONDS (20 s; 2 s here): the page says that
+    what it shows may be old."""
+    import asyncio
+
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    import voice.display.server as server_module
+
+    async def silent(self, answer, player) -> None:  # a stream that says nothing, ever
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(server_module, "STALL_SECONDS", 2)
+    monkeypatch.setattr(server_module._Handler, "_updates", silent)
+    save = tmp_path / "game.jsonl"
+    start(save, "pantone", "de", ("Anna", "Ben", "Cem"), "Anna").hear("Karte 1")
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        assert _banner(browser) == ""
+        WebDriverWait(browser, 6, poll_frequency=0.1).until(
+            lambda d: "Seit 2 Sekunden kein Lebenszeichen" in _banner(d)
+        )
+    finally:
+        server.stop()

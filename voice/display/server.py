@@ -54,6 +54,9 @@ from voice.display.views import View, esc, render, word
 DEFAULT_PORT = 8765
 POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
+"""A sign of life on a quiet stream (an ``event: beat`` the page's script listens for)."""
+STALL_SECONDS = 20
+"""The page says it may be out of date when no sign of life came for this long."""
 MAX_STREAMS = 32
 """Live-update streams of the table view (the shared page, on any number of screens)."""
 PRIVATE_STREAMS = 4
@@ -442,7 +445,7 @@ class _Handler:
                 await answer.write(f"data: {data}\n\n".encode())
                 beat = time.monotonic()
             elif time.monotonic() - beat > HEARTBEAT_SECONDS:
-                await answer.write(b": still here\n\n")
+                await answer.write(b"event: beat\ndata: {}\n\n")
                 beat = time.monotonic()
             await asyncio.sleep(POLL_SECONDS)
 
@@ -467,6 +470,7 @@ def page_html(
     """The whole page: it carries the current state (no script needed to read it)."""
     lang = view.lang
     live, offline = word(lang, "live"), word(lang, "offline")
+    lost, stalled = word(lang, "lost"), word(lang, "stalled", seconds=STALL_SECONDS)
     robots = '<meta name="robots" content="noindex,nofollow">'
     return (
         f'<!doctype html><html lang="{esc(lang)}" data-theme="{esc(theme)}"><head>'
@@ -474,6 +478,11 @@ def page_html(
         f'{robots}<meta name="referrer" content="no-referrer"><title>{esc(view.title)}</title>'
         '<link rel="stylesheet" href="/view.css"></head>'
         f'<body class="{"private" if private else "table"}">'
+        # empty and hidden while the page is live; the script fills it (and so it is
+        # announced) when the stream is lost or no sign of life came for a while
+        f'<div id="banner" class="banner" role="alert" aria-live="assertive" hidden '
+        f'data-lost="{esc(lost)}" data-stalled="{esc(stalled)}" data-stall="{STALL_SECONDS}">'
+        "</div>"
         f'<main id="view">{view.main}</main>'
         f'<p id="news" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">'
         f"{esc(view.news)}</p>"

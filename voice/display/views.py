@@ -139,7 +139,7 @@ def game_over(lang: str, result: Mapping[str, Any]) -> str:
     text = esc(word(lang, "over"))
     if winners:
         text += f" {esc(word(lang, 'winners'))}: {esc(', '.join(winners))}."
-    return f'<p class="big over">{text}</p>'
+    return f'<p class="banner over" role="alert">{text}</p>'
 
 
 def countdown(label: str, seconds: float, unit: str, running: bool = True) -> str:
