@@ -360,3 +360,21 @@ def test_every_colour_has_its_own_swatch_letter_in_each_language(lang: str) -> N
         letters[colour] = found.group(1)
     same = [(a, b) for a in colours for b in colours if a < b and letters[a] == letters[b]]
     assert not same, (lang, same, letters)
+
+
+def test_the_view_shows_the_last_thing_that_happened(tmp_path: Path) -> None:
+    """Who guessed what and the points stay on the screen after the voice said them; a
+    guess only the guesser heard about is never there."""
+    from voice.display.state import read_table
+    from voice.display.views import render
+
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna")
+    for line in ("card 1", "done", "is it pinocchio"):
+        session.hear(line)
+    main = render(read_table(save)).main
+    assert "Just now" in main and "Not Pinocchio" in main
+    session.hear("mister potato head")
+    main = render(read_table(save)).main
+    assert "Cem got it: Mr. Potato Head. 5 points each for Cem and Anna" in main
+    assert "Pinocchio" not in main  # (only the last move's news)

@@ -38,6 +38,10 @@ class TableState:
     timers: dict[str, tuple[float, float]] = field(default_factory=dict)
     """Running timers: id → (seconds, wall-clock time when it was first seen)."""
 
+    last: list[Event] = field(default_factory=list)
+    """What the table was told after the last move that told it anything (who guessed
+    what, points), oldest first; public events only."""
+
     paused: bool = False
     """The table said "pause" (the game's clocks stand still)."""
 
@@ -156,6 +160,9 @@ def read_table(path: Path) -> TableState:
 
 
 def _collect(state: TableState, events: list[Event]) -> None:
+    told = [event for event in events if event.to is None]
+    if told:
+        state.last = told
     for event in events:
         if event.to is not None:
             state.private.setdefault(event.to, []).append(event)

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from voice.display.state import TableState
-from voice.output.messages import colour_term
+from voice.output.messages import Messages, colour_term
 from voice.session.adapters import ADAPTERS
 
 SWATCHES: dict[str, tuple[str, str]] = {
@@ -86,6 +86,7 @@ def render(state: TableState) -> View:
         return View(word(lang, "title"), f'<p class="waiting">{esc(text)}</p>', text, lang)
     lang = state.header.lang
     title, main, news = game_view(state.header.game)(state, lang)
+    main = main.replace("</h1>", "</h1>" + last_told(state, lang), 1)
     if state.paused and not state.game.is_over():
         text = word(lang, "paused")
         main = f'<p class="huge paused" role="status">{esc(text)}</p>' + main
@@ -93,6 +94,21 @@ def render(state: TableState) -> View:
     if state.waiting:
         main = f'<p class="waiting">{esc(word(lang, "waiting"))}</p>' + main
     return View(title, main, news, lang)
+
+
+def last_told(state: TableState, lang: str) -> str:
+    """What the table heard after the last move (who guessed what, points), as said."""
+    if state.header is None or not state.last:
+        return ""
+    game_id = state.header.game
+    messages = Messages(lang, game_id, ADAPTERS[game_id].terms(lang))
+    texts = [t for e in state.last if (t := messages.render(e.type, e.data))]
+    if not texts:
+        return ""
+    return (
+        f'<section class="last" aria-labelledby="h-last"><h2 id="h-last">'
+        f'{esc(word(lang, "last"))}</h2><p class="big">{esc(" ".join(texts))}</p></section>'
+    )
 
 
 def game_view(game_id: str) -> GameView:
