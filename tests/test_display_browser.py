@@ -201,3 +201,38 @@ def test_a_stream_that_stalls_shows_a_banner(browser, tmp_path: Path, monkeypatc
         )
     finally:
         server.stop()
+
+
+def test_the_end_of_the_game_is_a_large_banner_announced_to_screen_readers(
+    browser, tmp_path: Path
+) -> None:
+    from display_games import start
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from games.alle_meine_farben import CELLS, column_of, row_of
+
+    order = ["red", "yellow", "green", "blue", "orange", "pink", "purple"]
+    save = tmp_path / "game.jsonl"
+    session = start(save, "alle-meine-farben", "en", ("Anna", "Ben"), "Anna")
+    server = TableServer(save, "127.0.0.1", 0)
+    server.serve_in_thread()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        assert not browser.find_elements("css selector", ".over")
+        for n in range(1, CELLS + 1):  # a colouring that keeps the rules
+            session.hear(order[(row_of(n) - 1 + 2 * (column_of(n) - 1)) % 7])
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(
+            lambda d: "The game is over." in _text(d)
+        )
+        over = browser.find_element("css selector", ".over")
+        assert over.get_attribute("role") == "alert" and "The game is over." in over.text
+        body = browser.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
+        size = browser.execute_script(
+            "return parseFloat(getComputedStyle(arguments[0]).fontSize)", over
+        )
+        assert size >= 1.5 * body
+        assert "You won together" in _text(browser)  # (the last thing the table heard)
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+    finally:
+        server.stop()
