@@ -10,12 +10,12 @@ question.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
-from voice.session.core import Question, Table
+from voice.session.core import Phase, Question, Table
 
 PICK = "pick"
 """The intent of a bare colour ("lila") said to answer the choice."""
@@ -75,3 +75,28 @@ def picked(question: ChoiceQuestion, slots: Mapping[str, Any]) -> Action | None:
         if colour == action.args[SLOT]:
             return action
     return None
+
+
+def answered(
+    table: Table,
+    question: ChoiceQuestion,
+    name: str,
+    slots: Mapping[str, Any],
+    phase: Phase,
+    apply: Callable[[Action], None],
+) -> bool:
+    """Handle ``name`` said to the choice: one of the two colours makes that move (with
+    ``apply``), "ja", another colour or what is no answer asks again which. False for
+    "nein" and "nein, doch gelb" (answered as for the yes/no question) and commands."""
+    if name in {"affirm", PICK}:
+        chosen = picked(question, slots)
+        if chosen is None:  # "ja" or another colour: which of the two?
+            say(table, question, "choose_one")
+        else:
+            table.question = None
+            apply(chosen)
+        return True
+    if name not in phase.intents:
+        say(table, question, "choose_one")
+        return True
+    return False

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
 from voice.session import choice
-from voice.session.choice import PICK, ChoiceQuestion
+from voice.session.choice import ChoiceQuestion
 from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
 from voice.session.moves import Correctable, Moves
 from voice.session.seat import SeatPlayer
@@ -119,7 +119,7 @@ class Dialogue:
         # "Lila für den Hut – richtig?" "Nein, doch gelb."
         correction = {CORRECTION} if self.asks_colour() else set()
         if isinstance(self.table.question, ChoiceQuestion):
-            correction.add(PICK)  # "Meinst du lila oder rosa?" "Lila."
+            correction.add(choice.PICK)  # "Meinst du lila oder rosa?" "Lila."
         return Phase(frozenset(ANSWERS | correction) | always)
 
     def answer_heard(self, name: str, slots: Mapping[str, Any], phase: Phase) -> bool:
@@ -128,19 +128,13 @@ class Dialogue:
         question = self.table.question
         if question is None:
             return False
-        if isinstance(question, ChoiceQuestion) and name in {"affirm", PICK}:
-            chosen = choice.picked(question, slots)
-            if chosen is None:  # "ja" or another colour: which of the two?
-                choice.say(self.table, question, "choose_one")
-            else:
-                self.table.question = None
-                self._apply(chosen)
-        elif name in ANSWERS:
+        if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
+            if choice.answered(self.table, question, name, slots, phase, self._apply):
+                return True
+        if name in ANSWERS:
             self.answer(name == "affirm")
         elif name == CORRECTION and self.asks_colour():
             self._correct_asked(slots)
-        elif name not in phase.intents and isinstance(question, ChoiceQuestion):
-            choice.say(self.table, question, "choose_one")
         elif name not in phase.intents:
             self.table.respond([Event("yes_or_no")])
         else:
@@ -193,12 +187,6 @@ class Dialogue:
             table.respond([Event("confirm_move", {"action": description})])
             return
         self._apply(action)
-
-    def choose(self, action: Action, other: Action, confidence: float) -> None:
-        """Two readings compete: "Meinst du lila oder rosa?" (``action`` the likelier); where
-        ``other`` is no such reading or not allowed now, as :meth:`move`."""
-        if not choice.ask(self.table, action, other):
-            self.move(action, confidence)
 
     def _apply(self, action: Action) -> None:
         """Make a person's move; one refused is remembered (:meth:`refused_move`)."""

@@ -261,10 +261,10 @@ class Session(Table):
                 self.refuse(*untold)
                 return
             if rival is not None:  # two colours compete: "Meinst du lila oder rosa?"
-                other = self.adapter.action_for(rival, self.game)
-                self.dialogue.choose(action, other, confidence)
-            else:
-                self.dialogue.move(action, confidence)
+                rival_action = self.adapter.action_for(rival, self.game)
+                if choice.ask(self, action, rival_action):
+                    return
+            self.dialogue.move(action, confidence)
 
     def _ask(self, name: str, slots: Mapping[str, Any]) -> None:
         # Engines read no clock: questions get the seconds left on their timers.
