@@ -15,7 +15,10 @@ from voice.session.session import Session
 
 COLOURS = {"de": ("lila", "rosa", "gelb"), "en": ("purple", "pink", "yellow")}
 ASKED = {"de": "Meinst du lila oder rosa?", "en": "Did you mean purple or pink?"}
-WHICH = {"de": "Welche denn: lila oder rosa? Oder sag nein.", "en": "Which one: purple or pink? Or say no."}  # fmt: skip
+WHICH = {
+    "de": "Welche denn: lila oder rosa? Oder sag nein.",
+    "en": "Which one: purple or pink? Or say no.",
+}
 
 
 def amf(lang: str) -> tuple[Session, RecordingOutput]:
