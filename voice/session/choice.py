@@ -17,9 +17,6 @@ from typing import Any, ClassVar
 from games.engine import Action, Event, GameError
 from voice.session.core import Phase, Question, Table
 
-PICK = "pick"
-"""The intent of a bare colour ("lila") said to answer the choice."""
-
 SLOT = "colour"
 """The slot two readings may differ in to be asked as a choice."""
 
@@ -29,11 +26,13 @@ KEYS = frozenset({"confirm_choice", "choose_one"})
 
 @dataclass
 class ChoiceQuestion(Question):
-    """ "Meinst du lila oder rosa?": ``action`` (the likelier reading) or ``other``."""
+    """ "Meinst du lila oder rosa?": ``action`` (the likelier reading) or ``other``, both
+    said with the intent ``intent`` (heard while asked: "lila", "den Ball rosa")."""
 
     kind: ClassVar[str] = "choice"
     action: Action
     other: Action
+    intent: str
 
     def values(self) -> tuple[Any, Any]:
         return self.action.args[SLOT], self.other.args[SLOT]
@@ -47,7 +46,7 @@ def differs_in_colour(action: Action, other: Action) -> bool:
     return differing == {SLOT} and all(isinstance(a.args[SLOT], str) for a in (action, other))
 
 
-def ask(table: Table, action: Action, other: Action) -> bool:
+def ask(table: Table, action: Action, other: Action, intent: str) -> bool:
     """Ask "Meinst du lila oder rosa?"; False (nothing asked) if ``other`` is no move
     with another colour or the game would not allow it now."""
     if not differs_in_colour(action, other):
@@ -56,12 +55,19 @@ def ask(table: Table, action: Action, other: Action) -> bool:
         table.rebuild(table.actions).apply(other)
     except GameError:
         return False
-    question = ChoiceQuestion(action, other)
+    question = ChoiceQuestion(action, other, intent)
     table.question = question
     public = [table.game.public(a).to_json() for a in (action, other)]
     table.out.record({"type": "confirm", "what": "choice", "action": public[0], "other": public[1]})
     say(table, question, "confirm_choice")
     return True
+
+
+def phase(table: Table, question: ChoiceQuestion, intents: frozenset[str]) -> Phase:
+    """What is heard while the choice waits: ``intents`` and the move's own sentences, with
+    the slots the game expects ("lila", "den Ball rosa")."""
+    slots = {k: tuple(v) for k, v in table.game.expecting().slots.items()}
+    return Phase(intents | {question.intent}, slots)
 
 
 def say(table: Table, question: ChoiceQuestion, key: str) -> None:
@@ -88,7 +94,7 @@ def answered(
     """Handle ``name`` said to the choice: one of the two colours makes that move (with
     ``apply``), "ja", another colour or what is no answer asks again which. False for
     "nein" and "nein, doch gelb" (answered as for the yes/no question) and commands."""
-    if name in {"affirm", PICK}:
+    if name in {"affirm", question.intent}:
         chosen = picked(question, slots)
         if chosen is None:  # "ja" or another colour: which of the two?
             say(table, question, "choose_one")

@@ -118,9 +118,11 @@ class Dialogue:
         asked about, and the ``always`` commands."""
         # "Lila für den Hut – richtig?" "Nein, doch gelb."
         correction = {CORRECTION} if self.asks_colour() else set()
-        if isinstance(self.table.question, ChoiceQuestion):
-            correction.add(choice.PICK)  # "Meinst du lila oder rosa?" "Lila."
-        return Phase(frozenset(ANSWERS | correction) | always)
+        heard = frozenset(ANSWERS | correction) | always
+        question = self.table.question
+        if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
+            return choice.phase(self.table, question, heard)
+        return Phase(heard)
 
     def answer_heard(self, name: str, slots: Mapping[str, Any], phase: Phase) -> bool:
         """While a question waits: handle ``name`` if it answers it (or is no answer);

@@ -262,7 +262,7 @@ class Session(Table):
                 return
             if rival is not None:  # two colours compete: "Meinst du lila oder rosa?"
                 rival_action = self.adapter.action_for(rival, self.game)
-                if choice.ask(self, action, rival_action):
+                if choice.ask(self, action, rival_action, name):
                     return
             self.dialogue.move(action, confidence)
 
