@@ -118,3 +118,11 @@ def test_commands_are_still_heard_while_the_choice_waits():
     assert session.awaiting is not None and session.awaiting[0] == "choice"
     session.hear("rosa")
     assert colours(session) == [None, "pink"]
+
+
+@pytest.mark.parametrize("lang, said", [("de", "den Ball rosa"), ("en", "the ball pink")])
+def test_the_move_said_in_full_answers_the_choice(lang, said):
+    session, out = competing(lang)
+    session.hear_speech(heard(said, 0.8))
+    assert colours(session) == [None, "pink"]
+    assert session.awaiting is None

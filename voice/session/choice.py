@@ -2,10 +2,10 @@
 recogniser nearly as sure of either), farbspiel asks "Meinst du lila oder rosa?" instead of
 yes or no (issue 25, item 1).
 
-The answer is one of the two colours ("lila", "rosa": that move is made), "nein" or "keins
-davon" (nothing is made), or "nein, doch gelb" (that colour, asked about in turn). "ja" or
-another colour asks again which of the two; anything else is answered as with the yes/no
-question.
+The answer is one of the two colours, said as the move is ("lila", "den Ball rosa": that
+move is made), "nein" or "keins davon" (nothing is made), or "nein, doch gelb" (that colour,
+asked about in turn). "ja" or another colour asks again which of the two; commands are
+heard as while a yes/no question waits.
 """
 
 from __future__ import annotations
