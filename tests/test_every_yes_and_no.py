@@ -11,7 +11,7 @@ import pytest
 
 from games.engine import Setup
 from voice.output.sinks import RecordingOutput
-from voice.recognition.base import Transcript
+from voice.recognition.base import Alternative, Transcript
 from voice.session.adapters import ADAPTERS
 from voice.session.core import Question
 from voice.session.session import Session
@@ -73,9 +73,32 @@ ASKED: dict[str, Callable[[str], Session]] = {
 }
 
 
+def amf_choice(lang: str) -> Session:
+    table = session("alle-meine-farben", lang)
+    table.hear("Anna")
+    best, other = ("lila", "rosa") if lang == "de" else ("purple", "pink")
+    table.hear_speech(Transcript(best, 0.55, alternatives=(Alternative(other, 0.4),)))
+    return table  # "Meinst du lila oder rosa?"
+
+
 def test_every_kind_of_question_is_asked_here() -> None:
     kinds = {cls.kind for cls in Question.__subclasses__()}
-    assert kinds == set(ASKED)
+    assert kinds == set(ASKED) | {"choice"}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_choice_takes_every_no_and_a_yes_asks_which(lang: str) -> None:
+    """ "Meinst du lila oder rosa?" is no yes/no question: every no cancels it, a yes asks
+    which of the two, and naming one then makes it - the game never stalls."""
+    for word, yes in [(w, True) for w in YES[lang]] + [(w, False) for w in NO[lang]]:
+        table = amf_choice(lang)
+        assert table.awaiting is not None and table.awaiting[0] == "choice", word
+        table.hear(word)
+        assert table.actions == [table.actions[0]], word  # nothing made on a yes or a no
+        assert (table.awaiting is not None) is yes, word
+        if yes:
+            table.hear("rosa" if lang == "de" else "pink")
+            assert table.awaiting is None and len(table.actions) == 2, word
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -199,3 +199,25 @@ def test_in_a_noisy_room_a_move_must_be_surer_to_be_applied_at_once() -> None:
     plain = PlayPolicy(session.parser, Thresholds(act=0.95))
     heard = Transcript("the ball red", 0.97, noisy=True)
     assert plain.decide(heard, phase.intents, phase.slots, session.is_move).decision is Decision.ACT
+
+
+def test_another_colour_nearly_as_likely_is_the_rival_reading() -> None:
+    session, _ = session_at_first_turn()
+    heard = Transcript(
+        "lila",
+        0.35,
+        alternatives=(
+            Alternative("den ball lila", 0.2),
+            Alternative("rosa", 0.25),
+            Alternative("den ball rosa", 0.1),
+        ),
+    )
+    verdict = decide(session, heard)
+    assert verdict.decision is Decision.CONFIRM
+    assert verdict.intent.slots["colour"] == "purple"
+    assert verdict.rival is not None  # 0.35 for "rosa" beside 0.55 for "lila"
+    assert verdict.rival.slots["colour"] == "pink"
+    far = Transcript("lila", 0.55, alternatives=(Alternative("rosa", 0.2),))
+    assert decide(session, far).rival is None  # far less likely: no choice
+    sure = Transcript("lila", 0.99, alternatives=(Alternative("rosa", 0.9),))
+    assert decide(session, sure).rival is None  # acted on at once, never a choice

@@ -36,6 +36,7 @@ from voice.bench.audio import SAMPLE_RATE, SPEECH_LEVEL, Voice
 from voice.bench.corpus import Item, Moment, ReferenceGame, corpus_data, move_text
 from voice.output.sinks import RecordingOutput
 from voice.recognition.base import Recogniser, Transcript
+from voice.session.choice import ChoiceQuestion
 from voice.understanding.policy import Decision, PlayPolicy, meaning_of
 
 CHUNK_SECONDS = 0.05
@@ -381,14 +382,9 @@ def play_pass(
             if awaiting is None and result.utterances >= MAX_ATTEMPTS:
                 break
             if awaiting is not None:  # answer the question truthfully, by voice
-                kind, proposed = awaiting
-                right = (
-                    kind == "move"
-                    and proposed is not None
-                    and _same_move(proposed.to_json(), intended, shown)
-                )
-                pool = answers["yes" if right else "no"]
-                text = pool[spoken % len(pool)]
+                asked = _asked(session)
+                right = any(_same_move(a.to_json(), intended, shown) for a in asked)
+                text = _true_answer(session, right, texts[0], answers, spoken)
             else:
                 text = texts[result.utterances % len(texts)]
             spoken += 1
@@ -506,14 +502,9 @@ def play_reference(
             if awaiting is None and result.utterances >= MAX_ATTEMPTS:
                 break
             if awaiting is not None:
-                kind, proposed = awaiting
-                right = (
-                    kind == "move"
-                    and proposed is not None
-                    and ref.move_key(proposed.to_json(), step.before) == intended
-                )
-                pool = answers["yes" if right else "no"]
-                text = pool[spoken % len(pool)]
+                asked = _asked(session)
+                right = any(ref.move_key(a.to_json(), step.before) == intended for a in asked)
+                text = _true_answer(session, right, step.texts[0], answers, spoken)
             else:
                 text = step.texts[result.utterances % len(step.texts)]
             spoken += 1
@@ -549,6 +540,32 @@ def _denied(session: Any, table: Table, deny: str, voice: Voice, cache_dir: Any,
         return False
     _say_once(session, table, deny, voice, cache_dir, recorder, result)
     return len(session.actions) == before
+
+
+CONFIRMS = ("move", "choice")
+"""The questions about a move that count as a confirmation ("… richtig?", "lila oder rosa?")."""
+
+
+def _asked(session: Any) -> tuple[Action, ...]:
+    """The moves the question waiting asks about: one ("… richtig?"), two ("lila oder
+    rosa?"), or none (undo, quit)."""
+    question = session.question
+    if isinstance(question, ChoiceQuestion):
+        return question.action, question.other
+    if question is not None and question.kind == "move" and question.action is not None:
+        return (question.action,)
+    return ()
+
+
+def _true_answer(
+    session: Any, right: bool, again: str, answers: Mapping[str, list[str]], spoken: int
+) -> str:
+    """The player's true answer: yes or no to "… richtig?"; to "lila oder rosa?" the move
+    ``again`` if it is one of the two (``right``), else no."""
+    if right and isinstance(session.question, ChoiceQuestion):
+        return again
+    pool = answers["yes" if right else "no"]
+    return pool[spoken % len(pool)]
 
 
 def _note_wrong(result: Played, said: str, awaiting: Any, applied: Action) -> None:
@@ -599,6 +616,6 @@ def _say_once(
             result.latencies.append(round(latency, 4))
             answered = True
         new = recorder.records[mark:]
-        if any(r.get("type") == "confirm" and r.get("what") == "move" for r in new):
+        if any(r.get("type") == "confirm" and r.get("what") in CONFIRMS for r in new):
             result.confirmations += 1
         table.recogniser.set_phrases(session.phrases(), session.phrase_names())

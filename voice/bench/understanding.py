@@ -322,7 +322,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
     session.hear(case.text)
     applied = len(session.actions) > moves
     awaiting = session.awaiting
-    confirmed = awaiting is not None and awaiting[0] == "move"
+    confirmed = awaiting is not None and awaiting[0] in ("move", "choice")
     answered = isinstance(out, RecordingOutput) and any(
         r.get("type") == "not_understood" for r in out.records
     )
@@ -449,7 +449,9 @@ def spoken_pass(
                 session.hear_speech(decided.transcript)
                 applied = applied or len(session.actions) > moves
                 awaiting = session.awaiting
-                confirmed = confirmed or (awaiting is not None and awaiting[0] == "move")
+                confirmed = confirmed or (
+                    awaiting is not None and awaiting[0] in ("move", "choice")
+                )
             out.append(Spoken(case, heard, applied, confirmed))
         if note is not None:
             note(f"spoken table talk: {game} {lang}: {len(chosen)} utterances")

@@ -57,7 +57,8 @@ class Question:
     answers: :mod:`voice.session.dialogue`)."""
 
     kind: ClassVar[str] = ""
-    """What it asks about: ``"move"``, ``"undo"``, ``"correct"`` or ``"quit"``."""
+    """What it asks about: ``"move"``, ``"choice"`` (:mod:`voice.session.choice`),
+    ``"undo"``, ``"correct"`` or ``"quit"``."""
 
     action: Action | None
     """The move it asks about, if any."""

@@ -2,6 +2,7 @@
 "yes" or a "no" to each does.
 
 * a move understood with little confidence: "Lila für den Hut – richtig?"
+  - or, where two colours compete, "Meinst du lila oder rosa?" (:mod:`voice.session.choice`)
   (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour) - unless it
   is cheap to take back and fairly sure: then it is made at once and said back, and "nein"
   or "nein, doch gelb" right after takes it back (implicit confirmation, :attr:`said_back`);
@@ -21,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine import Action, Event, GameError
+from voice.session import choice
+from voice.session.choice import ChoiceQuestion
 from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
 from voice.session.moves import Correctable, Moves
 from voice.session.seat import SeatPlayer
@@ -115,13 +118,21 @@ class Dialogue:
         asked about, and the ``always`` commands."""
         # "Lila für den Hut – richtig?" "Nein, doch gelb."
         correction = {CORRECTION} if self.asks_colour() else set()
-        return Phase(frozenset(ANSWERS | correction) | always)
+        heard = frozenset(ANSWERS | correction) | always
+        question = self.table.question
+        if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
+            return choice.phase(self.table, question, heard)
+        return Phase(heard)
 
     def answer_heard(self, name: str, slots: Mapping[str, Any], phase: Phase) -> bool:
         """While a question waits: handle ``name`` if it answers it (or is no answer);
         False if it is a command heard now."""
-        if self.table.question is None:
+        question = self.table.question
+        if question is None:
             return False
+        if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
+            if choice.answered(self.table, question, name, slots, phase, self._apply):
+                return True
         if name in ANSWERS:
             self.answer(name == "affirm")
         elif name == CORRECTION and self.asks_colour():
@@ -281,7 +292,7 @@ class Dialogue:
     def asks_colour(self) -> bool:
         """Is farbspiel asking about a move with a colour ("Lila für den Hut – richtig?")?"""
         question = self.table.question
-        return isinstance(question, MoveQuestion) and isinstance(
+        return isinstance(question, MoveQuestion | ChoiceQuestion) and isinstance(
             question.action.args.get("colour"), str
         )
 
@@ -291,7 +302,7 @@ class Dialogue:
         table = self.table
         question = table.question
         colour = slots.get("colour")
-        assert isinstance(question, MoveQuestion)
+        assert isinstance(question, MoveQuestion | ChoiceQuestion)
         if not isinstance(colour, str):
             table.respond([Event("yes_or_no")])
             return
@@ -312,7 +323,7 @@ class Dialogue:
         question, table.question = table.question, None
         assert question is not None
         if not yes:
-            if isinstance(question, MoveQuestion):  # "nein, doch gelb" next: theirs again
+            if isinstance(question, MoveQuestion | ChoiceQuestion):  # "nein, doch gelb" next
                 self._refuse(question.action)
             table.respond([Event("cancelled")] + table.game.prompt())
             return

@@ -20,7 +20,7 @@ from typing import Any
 from games.engine import Action, Event, GameError, Setup
 from voice.output.sinks import Output
 from voice.recognition.base import Transcript
-from voice.session import commands, dialogue
+from voice.session import choice, commands, dialogue
 from voice.session.adapters.base import GameAdapter
 from voice.session.core import SAY_BACK_FROM, Phase, Table
 from voice.session.dialogue import CORRECTION, Dialogue
@@ -39,7 +39,7 @@ HUB_KEYS = frozenset(
 class Session(Table):
     """One game at one table."""
 
-    ANSWER_KEYS = HUB_KEYS | commands.ANSWER_KEYS | dialogue.KEYS
+    ANSWER_KEYS = HUB_KEYS | commands.ANSWER_KEYS | dialogue.KEYS | choice.KEYS
 
     def __init__(
         self, adapter: GameAdapter, lang: str, setup: Setup, out: Output, **options: Any
@@ -122,9 +122,9 @@ class Session(Table):
 
     @property
     def awaiting(self) -> tuple[str, Action | None] | None:
-        """The yes/no question farbspiel waits for: ``(kind, action)`` with kind
-        ``"move"``, ``"undo"``, ``"correct"`` or ``"quit"``; ``None`` when it asked
-        nothing."""
+        """The question farbspiel waits for: ``(kind, action)`` with kind ``"move"``,
+        ``"choice"`` ("lila oder rosa?", ``action`` the likelier reading), ``"undo"``,
+        ``"correct"`` or ``"quit"``; ``None`` when it asked nothing."""
         if self.question is None:
             return None
         return self.question.kind, self.question.action
@@ -211,7 +211,8 @@ class Session(Table):
         sure = 1.0 if verdict.decision is Decision.ACT else 0.0
         if sure == 0.0 and not transcript.question and verdict.intent.score >= self.confirm_below:
             sure = SAY_BACK_FROM
-        self._handle(verdict.intent, sure, phase)
+        rival = verdict.rival if verdict.decision is Decision.CONFIRM else None
+        self._handle(verdict.intent, sure, phase, rival)
         self.seat_player.play()
 
     def is_move(self, intent: Intent) -> bool:
@@ -224,7 +225,9 @@ class Session(Table):
             and name not in self.adapter.status_intents
         )
 
-    def _handle(self, intent: Intent, confidence: float, phase: Phase) -> None:
+    def _handle(
+        self, intent: Intent, confidence: float, phase: Phase, rival: Intent | None = None
+    ) -> None:
         if self.question is None and intent.name in dialogue.ANSWERS:
             # nothing asked, but the game waits for a yes-or-no move (the Artist's verdict)
             meant = self.adapter.yes_no_intent(intent.name == "affirm", self.game)
@@ -257,6 +260,10 @@ class Session(Table):
             if untold is not None:  # e.g. a dealt card the Artist could not be told
                 self.refuse(*untold)
                 return
+            if rival is not None:  # two colours compete: "Meinst du lila oder rosa?"
+                rival_action = self.adapter.action_for(rival, self.game)
+                if choice.ask(self, action, rival_action, name):
+                    return
             self.dialogue.move(action, confidence)
 
     def _ask(self, name: str, slots: Mapping[str, Any]) -> None:

@@ -9,6 +9,8 @@ confidence the policy decides, per utterance:
   the end, "Cem played green?", is at most confirmed; ``Transcript.question``),
 - **confirm** a move first ("Lila für den Hut – richtig?"; the yes/no answer is recognised
   with a grammar of yes, no and the always-available commands),
+  - or, where the n-best holds the same move with another colour nearly as likely
+  (:data:`RIVAL_SHARE`), a choice: "Meinst du lila oder rosa?" (``Verdict.rival``),
 - **ask again** ("Wie bitte?") when something was said but nobody can tell what,
 - **ignore** table talk: chatter that fits no command of the phase well enough.
 
@@ -40,9 +42,16 @@ class Verdict:
     intent: Intent | None
     confidence: float
     """The meaning confidence the decision was taken on."""
+    rival: Intent | None = None
+    """A move to confirm: the same move with another colour, nearly as likely (from the
+    n-best); the session then asks "Meinst du lila oder rosa?" instead of yes or no."""
 
 
 __all__ = ["Decision", "PlayPolicy", "Thresholds", "Verdict", "meaning_of"]
+
+RIVAL_SHARE = 0.6
+"""A reading with another colour competes with the best when its meaning confidence is at
+least this share of the best's."""
 
 
 class PlayPolicy:
@@ -81,7 +90,8 @@ class PlayPolicy:
             if confidence >= act and not transcript.question:
                 return Verdict(Decision.ACT, intent, confidence)
             if confidence >= t.confirm:
-                return Verdict(Decision.CONFIRM, intent, confidence)
+                rival = self.rival(transcript, intent, confidence, intents, slots)
+                return Verdict(Decision.CONFIRM, intent, confidence, rival)
             return Verdict(Decision.ASK_AGAIN, intent, confidence)
         needed = t.affirm if answering and intent.name == "affirm" else t.answer
         if confidence >= needed:
@@ -103,6 +113,40 @@ class PlayPolicy:
             if other is not None and meaning_of(other, slots) == meaning:
                 total += min(alternative.confidence, other.score)
         return min(1.0, total)
+
+    def rival(
+        self,
+        transcript: Transcript,
+        intent: Intent,
+        confidence: float,
+        intents: frozenset[str],
+        slots: Mapping[str, tuple[Any, ...]],
+    ) -> Intent | None:
+        """The same move with another colour, if the n-best makes it nearly as likely."""
+        colour = intent.slots.get("colour")
+        if not isinstance(colour, str):
+            return None
+
+        def rest(reading: Intent) -> list[tuple[str, Any]]:
+            return [kv for kv in meaning_of(reading, slots)[1] if kv[0] != "colour"]
+
+        found: dict[str, float] = {}
+        for alternative in transcript.alternatives:
+            other = self.parser.parse(alternative.text, intents, slots)
+            if other is None or other.name != intent.name:
+                continue
+            value = other.slots.get("colour")
+            if not isinstance(value, str) or value == colour:
+                continue
+            if rest(other) == rest(intent):
+                score = min(alternative.confidence, other.score)
+                found[value] = found.get(value, 0.0) + score
+        if not found:
+            return None
+        value = max(found, key=lambda v: found[v])
+        if found[value] < RIVAL_SHARE * confidence:
+            return None
+        return Intent(intent.name, {**intent.slots, "colour": value}, intent.text, intent.score)
 
 
 def meaning_of(intent: Intent, slots: Mapping[str, tuple[Any, ...]]) -> tuple[Any, ...]:
