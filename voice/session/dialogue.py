@@ -2,8 +2,8 @@
 "yes" or a "no" to each does.
 
 * a move understood with little confidence: "Lila für den Hut – richtig?"
-  - or, where two colours compete, "Meinst du lila oder rosa?" (:mod:`voice.session.choice`)
-  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour) - unless it
+  (:class:`MoveQuestion`; "nein, doch gelb" answers it with another colour), or, where two
+  colours compete, "Meinst du lila oder rosa?" (:mod:`voice.session.choice`) - unless it
   is cheap to take back and fairly sure: then it is made at once and said back, and "nein"
   or "nein, doch gelb" right after takes it back (implicit confirmation, :attr:`said_back`);
 * undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
@@ -172,16 +172,16 @@ class Dialogue:
         table = self.table
         asked = table.game.confirm_first(action)
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
-        if confidence < table.confirm_below and said_back and not asked:
-            if not self.moves.reveals(action):
-                public = table.game.public(action).to_json()
-                made = len(table.actions)
-                self._apply(action)
-                if len(table.actions) > made:
-                    table.out.record({"type": "said_back", "action": public})
-                    self.said_back = made
-                return
-        if confidence < table.confirm_below or asked:
+        unsure = confidence < table.confirm_below
+        if unsure and said_back and not asked and not self.moves.reveals(action):
+            public = table.game.public(action).to_json()
+            made = len(table.actions)
+            self._apply(action)
+            if len(table.actions) > made:
+                table.out.record({"type": "said_back", "action": public})
+                self.said_back = made
+            return
+        if unsure or asked:
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
             public = table.game.public(action).to_json()

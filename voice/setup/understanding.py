@@ -70,25 +70,17 @@ FILLER = {
     "de": {"und", "mit", "ich", "auch", "alle", "spielen", "spiele", "wir"},
     "en": {"and", "with", "i", "also", "all", "play", "playing", "we", "me"},
 }
+JOINING = frozenset().union(*FILLER.values())
+"""The joining words of every language: a family that chose another language for the game
+may still say "Anna, Ben und Cem" in its own."""
 
-
-def _fillers() -> set[str]:
-    """The joining words of every language: a family that chose another language for the
-    game may still say "Anna, Ben und Cem" in its own."""
-    return set().union(*FILLER.values())
-
-
-WORDS = {
+WORDS = {  # the dialogue's other words (a plain yes or no: :func:`yes_or_no`)
     "de": {
-        "yes": ("ja", "los", "ja los", "ja bitte", "genau", "starten", "anfangen", "los gehts"),
-        "no": ("nein", "nee", "falsch"),
         "back": ("zurück", "rückgängig", "geh zurück"),
         "help": ("hilfe", "was kann ich sagen"),
         "again": ("wie letztes mal", "wie beim letzten mal", "das gleiche wie letztes mal"),
     },
     "en": {
-        "yes": ("yes", "go", "start", "yes please", "let's go", "lets go", "ok", "okay"),
-        "no": ("no", "nope", "wrong"),
         "back": ("go back", "back", "undo"),
         "help": ("help", "what can i say"),
         "again": ("the same as last time", "same as last time", "like last time"),
@@ -234,9 +226,9 @@ def _find_players(raw: str, lang: str) -> tuple[str, ...]:
     stops |= {"zeitlimit", "time", "limit", "version", "variante", "spielen", "spiel", "game"}
     names: list[str] = []
     for word in rest:
-        if word.lower() in stops and word.lower() not in _fillers():
+        if word.lower() in stops and word.lower() not in JOINING:
             break
-        if word.lower() not in _fillers():
+        if word.lower() not in JOINING:
             names.append(word[:1].upper() + word[1:])
     return tuple(names)
 
@@ -251,6 +243,6 @@ def _bare_names(raw: str, lang: str) -> tuple[str, ...]:
         unnamed = low in NOISE or any(low in own for own in SELF.values())
         if unnamed or not word.isalpha() or len(word) < 2:
             return ()
-        if low not in _fillers():
+        if low not in JOINING:
             names.append(word[:1].upper() + word[1:])
     return tuple(names) if len(names) <= MAX_NAMES else ()
