@@ -122,8 +122,9 @@ def sheet(path: Path) -> str:
     lines += ["", "## Situations (`before: NAME`)", ""]
     names = list(situations) or [""]
     for name in names:
-        entry = {"text": "x", "never_move": True, "before": name} if name else {"text": "x"}
-        entry.setdefault("never_move", True)
+        entry: dict[str, object] = {"text": "x", "never_move": True}
+        if name:
+            entry["before"] = name
         (case,) = _entry_cases(game, lang, entry, setup, situations, "sheet")
         session = tables.session(case)
         phase = session.phase()
