@@ -339,3 +339,26 @@ def test_wrong_moves_taken_back_by_the_players_no_are_not_left_standing() -> Non
     assert row.wrong_per_move == 0.5 and row.standing_per_move == 0.25
     head, _, line = table([row], ["engine", "lang", "condition"])
     assert "wrong left standing / move" in head and "| 50.0% | 25.0% |" in line
+
+
+def test_every_table_shows_the_held_out_voices_beside_the_fitted_ones(tmp_path: Path) -> None:
+    from voice.bench.report import write_report
+    from voice.bench.run import Heard, Played
+
+    def heard(voice: str, correct: bool, kind: str = "command") -> Heard:
+        return Heard("sphinx", "en", voice, "clean", kind, "red", "red", "red", None, 0.9,
+                     "act", 0.2, correct, game="farben")  # fmt: skip
+
+    fitted = [heard("en-us@160", True) for _ in range(10)]  # as the bench names it
+    held = [heard("en-gb", n < 8) for n in range(10)]  # 80 %: 20 points below
+    played = [Played("sphinx", "en", v, "clean", "side", utterances=1, done=True,
+                     latencies=[0.2], game="farben") for v in ("en-us", "en-gb")]  # fmt: skip
+    paths = write_report(tmp_path, fitted + held, played, {"command": "test"})
+    text = paths["report"].read_text(encoding="utf-8")
+    assert "| target | goal | fitted voices | met | held-out voices | met |" in text
+    row = next(line for line in text.splitlines() if "English intent accuracy, quiet" in line)
+    assert "100.0%" in row and "80.0%" in row
+    gap = next(line for line in text.splitlines() if line.startswith("| sphinx | farben | en |"))
+    assert "**no**" in gap  # held out more than 3 points below the fitted voices
+    by_game = text.split("## By game")[1].split("##")[0]
+    assert "| fitted |" in by_game and "| held out |" in by_game

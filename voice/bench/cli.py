@@ -26,13 +26,14 @@ def add_bench_parser(commands: Any) -> None:
     bench.add_argument("--engine", default="sphinx", help="engines, comma-separated (sphinx)")
     bench.add_argument(
         "--voices-de",
-        help="espeak-ng voices for German, NAME or NAME@WPM (default: "
-        "de,de@200,de+f3,mb-de6; mbrola voices where installed)",
+        help="espeak-ng voices for German, NAME or NAME@WPM (default: the fitted voices "
+        "de,de@200,de+f3,mb-de6 and the held-out voices de+m3,de+m1@140,mb-de5; mbrola "
+        "voices where installed; a voice not among the fitted ones is reported as held out)",
     )
     bench.add_argument(
         "--voices-en",
-        help="espeak-ng voices for English, NAME or NAME@WPM (default: "
-        "en-us,en-us@200,en-us+f3,mb-us2)",
+        help="espeak-ng voices for English, NAME or NAME@WPM (default: the fitted voices "
+        "en-us,en-us@200,en-us+f3,mb-us2 and the held-out voices en-gb,en-us+m1@140,mb-us3)",
     )
     bench.add_argument(
         "--noise",

@@ -380,20 +380,95 @@ def _write_results(out_dir: Path, heard: Sequence[Heard], played: Sequence[Playe
     return results
 
 
-def _head(meta: dict[str, Any], summary: Sequence[Row], per_game: Sequence[Row]) -> list[str]:
-    """The report's title, the run's facts, what the measures mean, the targets."""
+FITTED = "fitted"
+HELD_OUT = "held out"
+
+
+def voice_set(voice: str, lang: str) -> str:
+    """Whether ``voice`` is one the benchmark's figures were fitted on (the default voices
+    of :data:`voice.bench.speech.FITTED_VOICES`) or one never used for fitting."""
+    from voice.bench.speech import DEFAULT_SPEED, FITTED_VOICES
+
+    def spec(name: str) -> str:  # "en-us" and "en-us@160" are the same voice
+        return name if "@" in name else f"{name}@{DEFAULT_SPEED}"
+
+    return FITTED if spec(voice) in {spec(v) for v in FITTED_VOICES.get(lang, ())} else HELD_OUT
+
+
+def _of_set(items: Sequence[Any], which: str) -> list[Any]:
+    return [x for x in items if voice_set(x.voice, x.lang) == which]
+
+
+def _head(meta: dict[str, Any], heard: Sequence[Heard], played: Sequence[Played]) -> list[str]:
+    """The report's title, the run's facts, what the measures mean, the targets: each on
+    the fitted voices and on the held-out ones, side by side."""
     lines = ["# farbspiel speech benchmark", ""]
     lines.append(f"Command: `{meta.get('command', 'farbspiel bench')}`  ")
     lines += [f"{name}: {meta[name]}  " for name in _META if name in meta]
-    lines += ["", _INTRO, "", "## Targets", "", "| target | goal | measured | met |",
-              "|---|---|---|---|"]  # fmt: skip
-    engines = sorted({r.key[0] for r in summary}) or ["sphinx"]
-    for engine in engines:
-        for target in targets(summary, engine, per_game):
-            cells = target.cells()
-            if len(engines) > 1:
-                cells[0] = f"{engine}: {cells[0]}"
-            lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", _INTRO, "", "## Targets", ""]
+    sets = {}
+    for which in (FITTED, HELD_OUT):
+        hs, ps = _of_set(heard, which), _of_set(played, which)
+        summary = aggregate(hs, ps, lambda x: (x.engine, x.lang, x.condition))
+        per_game = aggregate(hs, ps, lambda x: (x.engine, x.game, x.lang, x.condition))
+        engines = sorted({r.key[0] for r in summary})
+        sets[which] = {
+            (engine, t.text): t for engine in engines for t in targets(summary, engine, per_game)
+        }
+    lines += ["| target | goal | fitted voices | met | held-out voices | met |",
+              "|---|---|---|---|---|---|"]  # fmt: skip
+    engines = sorted({e for found in sets.values() for e, _ in found}) or ["sphinx"]
+    keys = list(dict.fromkeys([*sets[FITTED], *sets[HELD_OUT]]))
+    for engine, text in keys:
+        fitted, held = sets[FITTED].get((engine, text)), sets[HELD_OUT].get((engine, text))
+        first = fitted or held
+        assert first is not None
+        label = f"{engine}: {text}" if len(engines) > 1 else text
+        cells = [label, first.cells()[1]]
+        for target in (fitted, held):
+            cells += target.cells()[2:] if target is not None else ["–", "not measured"]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "## Held-out voices beside the fitted ones", ""]
+    lines += held_out_gap(heard, played)
+    return lines
+
+
+GAP = 0.03
+"""Held-out voices must be within this much of the fitted ones (intent accuracy)."""
+
+
+def held_out_gap(heard: Sequence[Heard], played: Sequence[Played]) -> list[str]:
+    """Per engine, game, language and noise: the fitted and held-out figures side by side,
+    and whether the held-out intent accuracy is within :data:`GAP` of the fitted one."""
+    rows = aggregate(
+        heard,
+        played,
+        lambda x: (x.engine, x.game, x.lang, x.condition, voice_set(x.voice, x.lang)),
+    )
+    by = {r.key: r for r in rows}
+    head = ("| engine | game | lang | noise | intent accuracy fitted | held out | within 3 "
+            "points | table talk accepted fitted | held out | utterances / move fitted | "
+            "held out | latency p95 fitted | held out |")  # fmt: skip
+    lines = [head, "|" + "---|" * 13]
+    for key in dict.fromkeys(r.key[:-1] for r in rows):
+        fitted, held = by.get((*key, FITTED)), by.get((*key, HELD_OUT))
+        if fitted is None or held is None:
+            within = "no held-out voices" if held is None else "no fitted voices"
+        elif fitted.accuracy is None or held.accuracy is None:
+            within = "–"
+        else:
+            within = "yes" if held.accuracy >= fitted.accuracy - GAP else "**no**"
+        cells = list(key)
+        cells += [_pct(fitted.accuracy if fitted else None), _pct(held.accuracy if held else None)]
+        cells.append(within)
+        for field in ("false_accepts", "utterances_per_move", "p95"):
+            for row in (fitted, held):
+                value = getattr(row, field) if row is not None else None
+                cells.append(
+                    _pct(value) if field == "false_accepts"
+                    else _ms(value) if field == "p95" else _num(value)
+                )  # fmt: skip
+        lines.append("| " + " | ".join(cells) + " |")
     return lines
 
 
@@ -427,24 +502,31 @@ def write_report(
 ) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     results = _write_results(out_dir, heard, played, meta)
-    summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition))
-    per_game = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.condition))
+
+    def vs(x: Any) -> str:
+        return voice_set(x.voice, x.lang)
+
+    summary = aggregate(heard, played, lambda x: (x.engine, x.lang, x.condition, vs(x)))
+    per_game = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.condition, vs(x)))
     per_voice = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, x.voice, x.condition))
-    per_kind = aggregate(heard, [], lambda x: (x.engine, x.game, x.lang, x.condition, x.kind))
-    lines = _head(meta, summary, per_game)
+    per_kind = aggregate(
+        heard, [], lambda x: (x.engine, x.game, x.lang, x.condition, x.kind, vs(x))
+    )
+    lines = _head(meta, heard, played)
     lines += ["", "## By engine, language and noise (all games)", ""]
-    lines += table(summary, ["engine", "lang", "noise"])
+    lines += table(summary, ["engine", "lang", "noise", "voices"])
     lines += ["", "## By game", ""]
-    lines += table(per_game, ["engine", "game", "lang", "noise"])
+    lines += table(per_game, ["engine", "game", "lang", "noise", "voices"])
     lines += ["", "## By kind of utterance", ""]
-    lines += table(per_kind, ["engine", "game", "lang", "noise", "kind"])
+    lines += table(per_kind, ["engine", "game", "lang", "noise", "kind", "voices"])
     lines += ["", "## By voice", ""]
     lines += table(per_voice, ["engine", "game", "lang", "voice", "noise"])
     lines += _findings(heard, played, meta)
     report = out_dir / "report.md"
     report.write_text("\n".join(lines) + "\n", encoding="utf-8")
     paths = {"report": report, "results": results}
-    chart = write_chart(out_dir / "chart.png", per_game)
+    by_noise = aggregate(heard, played, lambda x: (x.engine, x.game, x.lang, vs(x), x.condition))
+    chart = write_chart(out_dir / "chart.png", by_noise)
     if chart is not None:
         paths["chart"] = chart
     return paths
