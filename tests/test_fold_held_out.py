@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from voice.bench.fold_held_out import fold
+from voice.bench.fold_held_out import fold_file
 from voice.bench.understanding import CORPORA, load_cases
 
 FIXTURE = Path(__file__).parent / "data" / "heldout" / "farben.en.yaml"
@@ -28,7 +28,7 @@ def test_folding_appends_the_measurable_entries_and_marks_what_fails(tmp_path: P
         1,
     )
     (held / "farben.en.yaml").write_text(text, encoding="utf-8")
-    corpus, count, marked, left = fold(held / "farben.en.yaml", tmp_path)
+    corpus, count, marked, left = fold_file(held / "farben.en.yaml", tmp_path)
     assert corpus == tmp_path / "farben.en.yaml"
     assert (count, marked, len(left)) == (4, 1, 3)
     after = load_cases(corpus)

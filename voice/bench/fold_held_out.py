@@ -50,7 +50,7 @@ def folded_entries(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return entries, left
 
 
-def fold(path: Path, corpora: Path = CORPORA) -> tuple[Path, int, int, list[str]]:
+def fold_file(path: Path, corpora: Path = CORPORA) -> tuple[Path, int, int, list[str]]:
     """Append the entries of one held-out file to its corpus in ``corpora``:
     (corpus, entries, marked, left)."""
     game, lang, _ = _read(path)
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in args.files:
         try:
-            corpus, count, marked, left = fold(path)
+            corpus, count, marked, left = fold_file(path)
         except (CorpusError, OSError) as exc:
             print(f"{path}: not folded: {exc}", file=sys.stderr)
             status = 2
