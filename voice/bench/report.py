@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from voice.bench.run import Heard, Played
+from voice.bench.voices import DEFAULT_SPEED, FITTED_VOICES
 
 
 @dataclass
@@ -387,7 +388,6 @@ HELD_OUT = "held out"
 def voice_set(voice: str, lang: str) -> str:
     """Whether ``voice`` is one the benchmark's figures were fitted on (the default voices
     of :data:`voice.bench.speech.FITTED_VOICES`) or one never used for fitting."""
-    from voice.bench.speech import DEFAULT_SPEED, FITTED_VOICES
 
     def spec(name: str) -> str:  # "en-us" and "en-us@160" are the same voice
         return name if "@" in name else f"{name}@{DEFAULT_SPEED}"

@@ -31,31 +31,16 @@ from voice.bench.run import (
     play_reference,
     recognition_pass,
 )
+from voice.bench.voices import DEFAULT_SPEED, DEFAULT_VOICES
 from voice.recognition.base import Recogniser, RecogniserError
 from voice.recognition.frontend import DEFAULT as DEFAULT_FRONT_END
 from voice.recognition.frontend import FrontEndSettings, with_front_end
 from voice.understanding.policy import PlayPolicy
 
-FITTED_VOICES = {
-    "de": ("de", "de@200", "de+f3", "mb-de6"),
-    "en": ("en-us", "en-us@200", "en-us+f3", "mb-us2"),
-}
-"""The voices the recogniser's thresholds and pronunciations were fitted on: espeak-ng
-voices (``NAME@WPM``; 160 words per minute if not given), then mbrola voices (used where
-installed, see install-mbrola.sh)."""
-HELD_OUT_VOICES = {
-    "de": ("de+m3", "de+m1@140", "mb-de5"),
-    "en": ("en-gb", "en-us+m1@140", "mb-us3"),
-}
-"""Voices never used for fitting (other espeak-ng variants, another speed, other mbrola
-voices): every table of the report shows them beside the fitted ones, and a change that
-helps the fitted voices and hurts these is not kept (issue 25, item 5)."""
-DEFAULT_VOICES = {lang: FITTED_VOICES[lang] + HELD_OUT_VOICES[lang] for lang in FITTED_VOICES}
 BABBLE_VOICES = {
     "de": ("de+m3", "de+f2", "de+m5", "de+f4", "de+m2"),
     "en": ("en-gb+m3", "en-us+f2", "en-gb-x-rp+m5", "en-us+f4", "en-029"),
 }
-DEFAULT_SPEED = 160
 DEFAULT_CONDITIONS = ("clean", "pink:20", "pink:10", "pink:5", "white:10", "babble:10")
 
 
