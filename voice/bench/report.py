@@ -387,7 +387,7 @@ HELD_OUT = "held out"
 
 def voice_set(voice: str, lang: str) -> str:
     """Whether ``voice`` is one the benchmark's figures were fitted on (the default voices
-    of :data:`voice.bench.speech.FITTED_VOICES`) or one never used for fitting."""
+    of :data:`voice.bench.voices.FITTED_VOICES`) or one never used for fitting."""
 
     def spec(name: str) -> str:  # "en-us" and "en-us@160" are the same voice
         return name if "@" in name else f"{name}@{DEFAULT_SPEED}"
