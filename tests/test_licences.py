@@ -59,6 +59,7 @@ ALIASES = {
     "OSI Approved :: Apache Software License": "Apache-2.0",
     "OSI Approved :: Python Software Foundation License": "PSF-2.0",
     "OSI Approved :: Mozilla Public License 2.0 (MPL 2.0)": "MPL-2.0",
+    "OSI Approved :: Mozilla Public License 1.1 (MPL 1.1)": "MPL-1.1",  # pyphen: also (L)GPL
     "OSI Approved :: GNU Lesser General Public License v3 (LGPLv3)": "LGPL-3.0-only",
     "OSI Approved :: GNU Lesser General Public License v3 or later (LGPLv3+)": "LGPL-3.0-or-later",
     "OSI Approved :: GNU Lesser General Public License v2 or later (LGPLv2+)": "LGPL-2.1-or-later",
