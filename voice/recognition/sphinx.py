@@ -23,7 +23,10 @@ by itself whether a sentence was said at all. The confidence therefore has two p
 - **Which sentence?** The n-best list of the grammar decoder gives the sentences that
   nearly won; their score gaps become probabilities. They are returned as
   ``Transcript.alternatives`` so that the play policy, which knows what sentences mean,
-  can add up sentences that mean the same ("den Hut lila" = "die Hut lila").
+  can add up sentences that mean the same ("den Hut lila" = "die Hut lila"). A grammar
+  with a slot of hundreds of values (Pantone's guess: every character's name) gets its
+  list from a second decode with the slot cut down to the likely values (``WIDE_STATE``):
+  pocketsphinx's lattice over all of them took most of a second.
 
 ``Transcript.confidence`` is the product: in grammar × this very sentence.
 """
@@ -33,13 +36,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 from voice.input.audio import SAMPLE_RATE
@@ -142,6 +146,24 @@ MAX_GUESSES = 3
 """At most this many short pauses per utterance are decoded early; after that only pauses
 as long as ``end_silence`` are (noise makes many short "pauses" inside words)."""
 MAX_GRAMMARS = 16
+WIDE_STATE = 64
+"""A grammar state with at least this many words going out of it is a slot of many values
+(Pantone's guess: a character's name out of hundreds). pocketsphinx builds an FSG
+lattice by searching, for every word exit and every arc out of its state, a linked list
+of all lattice nodes; at such a state that took 0.1-1.0 s per guess in a quiet room
+(measured: 98-99.9% of the n-best time), so the n-best list of a grammar with wide states
+comes from a second decode with the grammar narrowed to the likely values."""
+SLOT_VALUES = 16
+"""Out of a wide state, the words that lead to the same state (in the minimal automaton:
+words with the same future) are the values of its slot when there are at least this
+many; the other words out of it ("my" of "my guess is", "ist" of "ist es") are kept."""
+NARROW_VALUES = 40
+"""How many values of a wide state the narrowed grammar keeps: the Viterbi winner's and
+those whose pronunciations are nearest to the phones the free phone loop heard where the
+winner's value was said."""
+NARROW_MARGIN = 15
+"""Frames (10 ms) around the winner's value in which the phone loop's phones are compared
+with the values' pronunciations."""
 """Compiled phase grammars kept for reuse (phases come back again and again)."""
 DECODER_OPTIONS: dict[str, Any] = {"silprob": 1.0, "bestpath": False, "beam": 1e-54}
 """pocketsphinx settings that differ from its defaults. ``silprob`` 1: pauses cost
@@ -163,6 +185,31 @@ class _Grammar:
     """Tokens that are a whole sentence alone and that the grammar goes on from with a
     word taking them back (``TAKING_BACK``: "lila" and "lila nee"): said alone, they may
     be the first half of table talk."""
+    narrow: _Narrowing | None = None
+    """For a grammar with wide states: how to narrow it for the n-best list."""
+
+
+@dataclass
+class _Narrowing:
+    """A grammar with slots of many values (``WIDE_STATE``), and how to cut it down to a
+    few values for the n-best list's second decode."""
+
+    start: int
+    final: int
+    arcs: list[tuple[int, int, float, str]]
+    wide: frozenset[int]
+    """States with ``WIDE_STATE`` or more words going out."""
+    values: dict[str, list[str]]
+    """Every token on an arc out of a wide state → its pronunciations, a character per
+    phone (``SphinxRecogniser._phone_char``)."""
+
+    def __post_init__(self) -> None:
+        self._next: dict[tuple[int, str], list[int]] = {}
+        for source, dest, _, token in self.arcs:
+            self._next.setdefault((source, token), []).append(dest)
+
+    def next_states(self, states: set[int], token: str) -> set[int]:
+        return {dest for state in states for dest in self._next.get((state, token), ())}
 
 
 @dataclass(frozen=True)
@@ -298,6 +345,10 @@ class SphinxRecogniser(Recogniser):
         options.update(decoder_options or {})
         try:
             self._decoder = ps.Decoder(hmm=str(hmm), dict=None, lm=None, **options)
+            self._ps = ps
+            self._options = {"hmm": str(hmm), "dict": None, "lm": None, **options}
+            self._second: Any = None  # decodes the narrowed grammars (see WIDE_STATE)
+            self._entries: list[tuple[str, str]] = []  # every word given to the decoder
             self._phones = None
             if phone_loop:
                 loop_options = {
@@ -347,6 +398,11 @@ class SphinxRecogniser(Recogniser):
         self._measured = False
         self._mean: str | None = None  # cepstral mean of the last utterance
         self._loop: tuple[float, list[str]] | None = None  # phone loop at the last decode
+        self._loop_phones: list[tuple[str, int, int]] = []  # its phones and their frames
+        self._decoded = b""  # the audio of the last decode
+        self._decoded_mean = ""  # the cepstral mean its normalisation started from
+        self._narrow_search: str | None = None
+        self._phone_chars: dict[str, str] = {}
         # the n-best list of the last decode, built at the guess (see _prepare_nbest)
         self._nbest: tuple[dict[str, float], float | None] | None = None
         self.details: dict[str, Any] = {}
@@ -397,7 +453,29 @@ class SphinxRecogniser(Recogniser):
             self._decoder.add_fsg(search, fsg)
         except (RuntimeError, ValueError) as exc:
             raise ValueError(f"pocketsphinx refused the grammar: {exc}") from exc
-        return _Grammar(search, phrase_of, lone)
+        wide = frozenset(
+            state for state, edges in enumerate(automaton.edges) if len(edges) >= WIDE_STATE
+        )
+        narrow = None
+        if wide:
+            group = Counter((a[0], a[1]) for a in arcs if a[0] in wide)
+            values = {a[3] for a in arcs if group[a[0], a[1]] >= SLOT_VALUES}
+            said = {
+                t: ["".join(map(self._phone_char, p.split())) for p in self._pronunciations(t)]
+                for t in values
+            }
+            narrow = _Narrowing(start, final, arcs, wide, said)
+        return _Grammar(search, phrase_of, lone, narrow)
+
+    def _pronunciations(self, token: str) -> list[str]:
+        """The phones of each pronunciation of a dictionary word."""
+        said = []
+        for i in range(1, 1 + JOINED_VARIANTS + 4):
+            phones = self._decoder.lookup_word(token if i == 1 else f"{token}({i})")
+            if not phones:
+                break
+            said.append(phones)
+        return said
 
     def _add_words(self, words: Iterable[str]) -> None:
         new = sorted(w for w in words if w not in self._tokens)
@@ -430,8 +508,26 @@ class SphinxRecogniser(Recogniser):
         for i, (name, phones) in enumerate(entries):
             try:
                 self._decoder.add_word(name, phones, i == len(entries) - 1)
+                if self._second is not None:
+                    self._second.add_word(name, phones, i == len(entries) - 1)
             except RuntimeError as exc:
                 raise ValueError(f"pocketsphinx refused the word {name!r} ({phones})") from exc
+        self._entries += entries
+
+    def _second_decoder(self) -> Any:
+        """The decoder of the narrowed grammars (made when the first wide grammar comes),
+        with every word the first one knows."""
+        if self._second is None:
+            try:
+                self._second = self._ps.Decoder(**self._options)
+                for i, (name, phones) in enumerate(self._entries):
+                    self._second.add_word(name, phones, i == len(self._entries) - 1)
+            except (RuntimeError, ValueError) as exc:
+                self._second = None
+                raise RecogniserError(
+                    key="sphinx_cannot_load", path=self._options["hmm"], detail=str(exc)
+                ) from exc
+        return self._second
 
     # --- audio -----------------------------------------------------------------------
     def accept(self, chunk: bytes) -> Transcript | None:
@@ -559,8 +655,9 @@ class SphinxRecogniser(Recogniser):
         own cepstral mean (streaming normalisation starts from a generic mean and
         misleads the decoder badly on short commands), and note where the phone loop
         stands. True if the utterance is a sentence of the grammar."""
-        audio = b"".join(self._utt_audio)
+        audio = self._decoded = b"".join(self._utt_audio)
         self._nbest = None  # the lattice of the last decode is out of date
+        self._decoded_mean = self._decoder.get_cmn(False)  # where its normalisation began
         self._decoder.start_utt()
         self._decoder.process_raw(audio, full_utt=True)
         self._decoder.end_utt()
@@ -578,12 +675,17 @@ class SphinxRecogniser(Recogniser):
     def _loop_state(self) -> tuple[float, list[str]] | None:
         """The phone loop's acoustic score and phones of the audio so far."""
         assert self._phones is not None
+        self._loop_phones = []
         hyp = self._phones.hyp()
         if hyp is None:
             return None
         score = self._log(hyp.best_score) - self._lm_part(self._phones)
-        phones = [seg.word for seg in self._phones.seg() or () if seg.word not in _NOT_PHONES]
-        return score, phones
+        self._loop_phones = [
+            (seg.word, seg.start_frame, seg.end_frame)
+            for seg in self._phones.seg() or ()
+            if seg.word not in _NOT_PHONES
+        ]
+        return score, [phone for phone, _, _ in self._loop_phones]
 
     def _now(self) -> float:
         return self._samples / SAMPLE_RATE
@@ -719,12 +821,17 @@ class SphinxRecogniser(Recogniser):
 
     def _nbest_scores(self) -> tuple[dict[str, float], float | None]:
         """Best score of each whole sentence in the n-best list, and the best score of
-        a path stuck half-way through a sentence (``None`` if there is none)."""
+        a path stuck half-way through a sentence (``None`` if there is none). For a
+        grammar with wide states, the list of a second decode with the grammar narrowed
+        to the likely values (``WIDE_STATE``)."""
+        assert self._grammar is not None
         sentences: dict[str, float] = {}
         partial: float | None = None
+        narrow = self._grammar.narrow
+        decoder = self._decoder if narrow is None else self._narrowed(narrow)
         entries: list[tuple[str, float]] = []
         try:
-            for i, entry in enumerate(self._decoder.nbest() or ()):
+            for i, entry in enumerate(decoder.nbest() or ()):
                 if i >= NBEST_SIZE or entry is None:
                     break
                 entries.append((entry.hypstr, self._log(entry.score)))
@@ -738,6 +845,77 @@ class SphinxRecogniser(Recogniser):
             elif score > sentences.get(phrase, -math.inf):
                 sentences[phrase] = score
         return sentences, partial
+
+    def _narrowed(self, narrow: _Narrowing) -> Any:
+        """The second decoder, having decoded the last decode's audio with the grammar
+        narrowed to the values out of wide states that the sounds make likely."""
+        keep = self._likely_values(narrow)
+        decoder = self._second_decoder()
+        arcs = [
+            a
+            for a in narrow.arcs
+            if a[0] not in narrow.wide or a[3] in keep or a[3] not in narrow.values
+        ]
+        self._searches += 1
+        search, old = f"narrow{self._searches}", self._narrow_search
+        try:
+            decoder.add_fsg(search, decoder.create_fsg(search, narrow.start, narrow.final, arcs))
+            decoder.activate_search(search)
+            if old is not None:
+                decoder.remove_search(old)
+        except (RuntimeError, ValueError) as exc:  # pragma: no cover - the same words and arcs
+            raise RecogniserError(
+                key="sphinx_cannot_load", path=self._options["hmm"], detail=str(exc)
+            ) from exc
+        self._narrow_search = search
+        decoder.set_cmn(self._decoded_mean)  # the same features as the first decode's
+        decoder.start_utt()
+        decoder.process_raw(self._decoded, full_utt=True)
+        decoder.end_utt()
+        return decoder
+
+    def _likely_values(self, narrow: _Narrowing) -> set[str]:
+        """The winner's values out of wide states, and the ``NARROW_VALUES`` values whose
+        pronunciations are nearest to the phones the phone loop heard where the
+        winner's values were said (all of its phones if the winner has none)."""
+        keep: set[str] = set()
+        spans: list[tuple[int, int]] = []
+        states = {narrow.start}
+        for seg in self._decoder.seg() or ():
+            token = seg.word.split("(", 1)[0]
+            if token not in self._words_of:
+                continue
+            if states & narrow.wide and token in narrow.values:
+                keep.add(token)
+                spans.append((seg.start_frame, seg.end_frame))
+            states = narrow.next_states(states, token)
+        phones = self._loop_phones
+        if spans:
+            low, high = min(a for a, _ in spans), max(b for _, b in spans)
+            phones = [
+                (p, start, end)
+                for p, start, end in self._loop_phones
+                if end >= low - NARROW_MARGIN and start <= high + NARROW_MARGIN
+            ]
+        query = "".join(self._phone_char(p) for p, _, _ in phones)
+        if not query:
+            return keep
+        # where the winner said no value, a value may be any part of what was heard
+        score = fuzz.ratio if spans else fuzz.partial_ratio
+        scored: list[tuple[float, str]] = []
+        for token, said in narrow.values.items():
+            best = max((score(query, phones) for phones in said), default=0.0)
+            scored.append((best, token))
+        scored.sort(key=lambda item: -item[0])
+        keep.update(token for _, token in scored[:NARROW_VALUES])
+        return keep
+
+    def _phone_char(self, phone: str) -> str:
+        """One character per phone, for comparing phone strings."""
+        char = self._phone_chars.get(phone)
+        if char is None:
+            char = self._phone_chars[phone] = chr(0x100 + len(self._phone_chars))
+        return char
 
     def _spell(self, hypstr: str) -> str:
         """Decoder output in words (for diagnostics)."""
