@@ -21,8 +21,21 @@ def browser():
     driver.quit()
 
 
+def _fresh(read):
+    """The live update replaces the view's elements between finding one and reading it:
+    read again from a fresh find (a few times) instead of failing on a stale element."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(9):
+        try:
+            return read()
+        except StaleElementReferenceException:
+            continue
+    return read()
+
+
 def _text(driver) -> str:
-    return driver.find_element("id", "view").text
+    return _fresh(lambda: driver.find_element("id", "view").text)
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -102,7 +115,7 @@ def test_the_private_page_in_the_browser(browser, tmp_path: Path) -> None:
 
 
 def _count(driver) -> int:
-    return int(driver.find_element("css selector", ".count").text)
+    return int(_fresh(lambda: driver.find_element("css selector", ".count").text))
 
 
 def test_paused_clocks_stand_still_in_the_browser(browser, tmp_path: Path) -> None:
