@@ -30,6 +30,7 @@ SMALLEST: dict[str, list[str]] = {
     "display_load": ["--viewers", "4", "--requests", "20", "--pace", "0.1", "--keepalive", "20",
                      "--streams", "4", "--slow", "2", "--slow-seconds", "1"],
     "farben_naming_speech": ["--limit", "2"],
+    "fit_confidence": ["tests/data/bench/recognition-sample.json"],
     "foundation": ["--runs", "1"],
     "hostile": ["--profile", "ci", "--", "-n", "0", "-k", "cards_with_any_arguments"],
     "intonation": ["--lang", "en", "--voices-en", "en-us", "--noise", "clean", "--limit", "2"],
