@@ -18,7 +18,9 @@ from hassil.intents import WildcardSlotList
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from voice.understanding import framing
 from voice.understanding.fallback import Fallback, refused
+from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar
 from words.text import normalize
 
@@ -93,21 +95,62 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        found = self._understand(norm, allowed_set, slots)
+        found, values = self._understand(norm, allowed_set, slots, text)
         if (
             found is not None
             and found.name in self.grammar.guarded_intents
-            and refused(self.grammar, self.fallback, text, norm, found.slots)
+            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
         ):
             return None  # never a move the player did not make
         return found
+
+    def refuses(
+        self,
+        text: str,
+        allowed: Iterable[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+    ) -> bool:
+        """Would ``text`` be a move if the guard let it ("I won't play purple", "did Cem
+        play green", "Ben, take red")? Then it is table talk with a game word in it."""
+        norm = normalize(text)
+        if not norm or len(norm) > MAX_CHARS:
+            return False
+        allowed_set = frozenset(allowed) if allowed is not None else None
+        found, values = self._understand(norm, allowed_set, slots, text)
+        return (
+            found is not None
+            and found.name in self.grammar.guarded_intents
+            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
+        )
 
     def _understand(
         self,
         norm: str,
         allowed: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
+        raw: str | None = None,
+    ) -> tuple[Intent | None, str | None]:
+        """The intent of ``norm``, and where the guard looks for its values (``None``:
+        the whole utterance; a sentence inside frames: its core and any vocative)."""
+        corrected = self._corrected(norm, raw, allowed)
+        if corrected is not None:
+            return corrected, None
+        found = self._as_said(norm, allowed, slots)
+        if found is not None:
+            return found, None
+        framed = self._framed(norm, raw, allowed)
+        if framed is not None:
+            return framed
+        return self._guessed(norm, allowed, slots), None
+
+    def _as_said(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
     ) -> Intent | None:
+        """An exact template match of ``norm`` (after its opening words, or with its short
+        forms said long, "where's": "where is")."""
         opened = self._without_opening(norm)
         if opened != norm:  # first without the opening words: "and I had purple" is not
             exact = self._exact(opened, allowed)  # a player called "and I"
@@ -120,6 +163,20 @@ class IntentParser:
         exact = self._exact(norm, allowed)
         if exact is not None:
             return self._unwrapped(norm, exact, allowed) or exact
+        frames = self.grammar.frames
+        for variant in dict.fromkeys((frames.expanded(norm), frames.without_inside(norm))):
+            if variant != norm and (exact := self._exact(variant, allowed)) is not None:
+                return Intent(exact.name, exact.slots, norm, exact.score)
+        return None
+
+    def _guessed(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """What ``norm`` is near: a slip of a word, the guarded fallback, a sentence of
+        the phase it is a near-miss of."""
         snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
@@ -132,6 +189,65 @@ class IntentParser:
         if guessed is not None:
             return guessed
         return self._fuzzy(norm, allowed, slots)
+
+    # --- frames around a sentence (voice/understanding/frames.py, framing.py) ----------
+    @property
+    def frame_guarded(self) -> frozenset[str]:
+        """Intents no question or negation frame may give (moves with a value)."""
+        return self.grammar.guarded_intents
+
+    def _frame_readings(self, norm: str, raw: str | None) -> list[Reading]:
+        frames = self.grammar.frames
+        readings = frames.readings(norm, raw)
+        expanded = frames.expanded(norm)  # "so where's the cup": "where is the cup"
+        if expanded != norm:
+            readings += frames.readings(expanded)
+        return readings
+
+    def _framed(
+        self, norm: str, raw: str | None, allowed: frozenset[str] | None
+    ) -> tuple[Intent, str] | None:
+        """The sentence inside conversational frames ("Cem, can I have a hint", "okay I've
+        got my word, it's the first one", "pass, sorry"), as the frames let it mean."""
+        for reading in self._frame_readings(norm, raw):
+            found = self._as_core(reading.core, allowed)
+            if found is None:
+                continue
+            meant = framing.through(
+                reading, found.name, found.slots, self.frame_guarded, self.grammar.addressee_slots
+            )
+            if meant is not None:
+                return Intent(meant[0], meant[1], norm, found.score), reading.values
+        return None
+
+    def _as_core(self, core: str, allowed: frozenset[str] | None) -> Intent | None:
+        found = self._exact(core, allowed)
+        if found is None:
+            without = self.grammar.frames.without_inside(core)
+            if without != core:
+                found = self._exact(without, allowed)
+        return found
+
+    def _corrected(
+        self, norm: str, raw: str | None, allowed: frozenset[str] | None
+    ) -> Intent | None:
+        """A correction right after a move: "sorry, blue", "nein warte, lila", "no, green"
+        (a typed pause after "no"; without one "no green" is a refusal)."""
+        if allowed is None or framing.CORRECTION not in allowed:
+            return None
+        for reading in self.grammar.frames.readings(norm, raw):
+            if not framing.corrects(reading):
+                continue
+            found = self._exact(reading.core, allowed - {framing.CORRECTION})
+            if found is None or (
+                found.name in self.grammar.guarded_intents
+                and refused(self.grammar, self.fallback, reading.core, reading.core, found.slots)
+            ):
+                continue
+            slots = framing.correction(reading, found.name, found.slots, self.frame_guarded)
+            if slots is not None:
+                return Intent(framing.CORRECTION, slots, norm, found.score)
+        return None
 
     def _without_opening(self, norm: str) -> str:
         """``norm`` without the words that open it ("yeah, …", "and …", "well, so …"; the

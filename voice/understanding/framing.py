@@ -1,0 +1,74 @@
+"""What a frame may do to the sentence inside it (the frames: :mod:`.frames`).
+
+The parser reads an utterance that is not understood as it is as frames around a core
+and matches the core with the templates; the frames then decide, the same for every
+intent:
+
+- a question frame ("can I", "kannst du", "darf ich") asks for what the core says when
+  that is a request, a command or a question ("can I have a hint", "kannst du das
+  wiederholen"), but never makes a move with a value: "can I play red" asks about it;
+- a negation before the core ("no, …", "nö, passe") never makes such a move either;
+  before a colour, right after a move with a colour, it corrects that move, if a pause
+  (a typed comma) parts it from the colour: "no, green" corrects, "no green" stays a
+  refusal; a word that corrects ("sorry", "oops", "quatsch", "nein warte") corrects
+  without one, and is a preface where nothing can be corrected;
+- a vocative that names a player fills the slot the game lets the person asked fill
+  (``addressee_slots`` of a game's grammar: in Farben, whom a hint is asked from); in a
+  move, a player named beside it is advice to that player (the guard refuses it);
+- prefaces, exclamations, announcements, answer words, politeness and tails are let be.
+
+The guard (:func:`voice.understanding.fallback.refused`) still looks at the whole
+utterance: a tag question typed with "?" ("Cem had green, right?") is no move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from voice.understanding.frames import Reading
+
+CORRECTION = "correction"
+"""The grammar's intent of a correction right after a move ("nein, doch gelb")."""
+
+_NOT_A_MOVE = frozenset({"question", "negation"})
+"""Frames around a core that is then no move with a value."""
+
+
+def corrects(reading: Reading) -> bool:
+    """Do the frames before the core correct the move just made ("oops, …", "no, …")?"""
+    kinds = reading.kinds
+    return "correction" in kinds or ("negation" in kinds and reading.pause)
+
+
+def correction(
+    reading: Reading, name: str, slots: Mapping[str, Any], guarded: frozenset[str]
+) -> dict[str, Any] | None:
+    """The correction's slots if the core (understood as ``name``, ``slots``) gives a
+    colour that corrects the last move ("sorry, blue", "nein warte, lila"); else ``None``."""
+    if not corrects(reading):
+        return None
+    if name == CORRECTION:
+        return dict(slots)
+    colour = slots.get("colour")
+    if name in guarded and isinstance(colour, str):
+        return {"colour": colour}
+    return None
+
+
+def through(
+    reading: Reading,
+    name: str,
+    slots: Mapping[str, Any],
+    guarded: frozenset[str],
+    addressee_slots: Mapping[str, str],
+) -> tuple[str, dict[str, Any]] | None:
+    """What the core (understood as ``name``, ``slots``) means inside its frames, or
+    ``None`` if the frames forbid it (a question or a negation around a move)."""
+    if name in guarded and reading.kinds & _NOT_A_MOVE:
+        return None
+    out = dict(slots)
+    slot = addressee_slots.get(name)
+    if reading.addressee is not None and slot is not None and slot not in out:
+        out[slot] = reading.addressee  # "Cem, can I have a hint": a hint from Cem
+    return name, out
