@@ -152,7 +152,8 @@ class Frames:
         a vocative calls: ``"game"`` (one that names no one of a list: "Spielleiter",
         "game master"), ``"person"`` (a player: "Ben, …") or ``None``."""
         words = self._unstretched(norm.split())
-        start, kinds, addressee = max(self._lefts(words), key=lambda item: item[0])
+        lefts = self._lefts(words, next_to_core=False)  # "give me the juice" asks for juice
+        start, kinds, addressee = max(lefts, key=lambda item: item[0])
         end, end_kinds, called = min(self._rights(words), key=lambda item: item[0])
         calls: str | None = None
         if "vocative" in kinds or "vocative" in end_kinds:
@@ -169,9 +170,12 @@ class Frames:
         return " ".join(kept) if kept else norm
 
     # --- frames at either end ----------------------------------------------------------
-    def _lefts(self, words: Sequence[str]) -> list[tuple[int, frozenset[str], Any]]:
+    def _lefts(
+        self, words: Sequence[str], next_to_core: bool = True
+    ) -> list[tuple[int, frozenset[str], Any]]:
         """Where a core may start: every position frames before it reach, with their
-        kinds and a vocative's value; one frame of :data:`NEXT_TO_CORE` last."""
+        kinds and a vocative's value; one frame of :data:`NEXT_TO_CORE` last (if
+        ``next_to_core``)."""
         reached: dict[int, tuple[frozenset[str], Any]] = {0: (frozenset(), None)}
         order = [0]
         for position in order:
@@ -185,7 +189,7 @@ class Frames:
                     )
                     order.append(end)
         out = [(p, kinds, value) for p, (kinds, value) in reached.items()]
-        for position, kinds, value in list(out):
+        for position, kinds, value in list(out) if next_to_core else ():
             for frame in self._at(words, position, NEXT_TO_CORE):
                 out.append((position + len(frame.words), kinds | {frame.kind}, value))
         return out

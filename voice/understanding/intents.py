@@ -136,11 +136,13 @@ class IntentParser:
         if corrected is not None:
             return corrected, None
         found = self._as_said(norm, allowed, slots)
-        if found is not None:
+        if found is not None and not self._wild(found):
             return found, None
         framed = self._framed(norm, raw, allowed)
-        if framed is not None:
-            return framed
+        if framed is not None and (found is None or not self._wild(framed[0])):
+            return framed  # "game master, Anna played red": not a stranger "game master …"
+        if found is not None:
+            return found, None
         return self._guessed(norm, allowed, slots), None
 
     def _as_said(
