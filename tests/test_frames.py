@@ -175,8 +175,9 @@ def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) 
 
 @pytest.mark.parametrize(
     ("lang", "line", "action"),
-    [("en", "that's a penalty for Cem", "penalty"), ("de", "das ist eine Strafe für Cem", "penalty"),
-     ("en", "pass, sorry", "pass"), ("en", "nope, pass", "pass"), ("de", "nö, passe", "pass")],
+    [("en", "that's a penalty for Cem", "penalty"), ("en", "pass, sorry", "pass"),
+     ("de", "das ist eine Strafe für Cem", "penalty"), ("en", "nope, pass", "pass"),
+     ("de", "nö, passe", "pass")],
 )  # fmt: skip
 def test_a_pass_or_a_penalty_in_a_guess_window_is_what_it_says(lang, line, action) -> None:
     done = "done" if lang == "en" else "fertig"

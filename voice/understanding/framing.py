@@ -24,15 +24,99 @@ utterance: a tag question typed with "?" ("Cem had green, right?") is no move.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
+from voice.understanding.fallback import Fallback, refused
 from voice.understanding.frames import Reading
+from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Intent
 
 CORRECTION = "correction"
 """The grammar's intent of a correction right after a move ("nein, doch gelb")."""
 
 _NOT_A_MOVE = frozenset({"question", "negation"})
 """Frames around a core that is then no move with a value."""
+
+
+class Matcher(Protocol):
+    """What the frames need of a parser (:class:`voice.understanding.intents.IntentParser`)."""
+
+    @property
+    def grammar(self) -> Grammar: ...
+
+    @property
+    def fallback(self) -> Fallback: ...
+
+    @property
+    def frame_guarded(self) -> frozenset[str]:
+        """Intents no question or negation frame may give (moves with a value)."""
+        ...
+
+    def exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """The best exact template match of ``norm``."""
+        ...
+
+
+def readings(parser: Matcher, norm: str, raw: str | None) -> list[Reading]:
+    """The frame readings of ``norm`` and of it with its short forms said long ("so
+    where's the cup": "where is the cup")."""
+    frames = parser.grammar.frames
+    found = frames.readings(norm, raw)
+    expanded = frames.expanded(norm)
+    if expanded != norm:
+        found += frames.readings(expanded)
+    return found
+
+
+def framed(
+    parser: Matcher, norm: str, raw: str | None, allowed: frozenset[str] | None
+) -> tuple[Intent, str] | None:
+    """The sentence inside conversational frames ("Cem, can I have a hint", "okay I've
+    got my word, it's the first one", "pass, sorry"), as the frames let it mean, and
+    where the guard looks for its values."""
+    grammar = parser.grammar
+    for reading in readings(parser, norm, raw):
+        found = _as_core(parser, reading.core, allowed)
+        if found is None:
+            continue
+        meant = through(
+            reading, found.name, found.slots, parser.frame_guarded, grammar.addressee_slots
+        )
+        if meant is not None:
+            return Intent(meant[0], meant[1], norm, found.score), reading.values
+    return None
+
+
+def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Intent | None:
+    found = parser.exact(core, allowed)
+    if found is None:
+        without = parser.grammar.frames.without_inside(core)  # "gib mir doch mal …"
+        if without != core:
+            found = parser.exact(without, allowed)
+    return found
+
+
+def corrected(
+    parser: Matcher, norm: str, raw: str | None, allowed: frozenset[str] | None
+) -> Intent | None:
+    """A correction right after a move: "sorry, blue", "nein warte, lila", "no, green"
+    (a typed pause after "no"; without one "no green" is a refusal)."""
+    if allowed is None or CORRECTION not in allowed:
+        return None
+    grammar = parser.grammar
+    for reading in grammar.frames.readings(norm, raw):
+        if not corrects(reading):
+            continue
+        found = parser.exact(reading.core, allowed - {CORRECTION})
+        if found is None or (
+            found.name in grammar.guarded_intents
+            and refused(grammar, parser.fallback, reading.core, reading.core, found.slots)
+        ):
+            continue
+        slots = correction(reading, found.name, found.slots, parser.frame_guarded)
+        if slots is not None:
+            return Intent(CORRECTION, slots, norm, found.score)
+    return None
 
 
 def corrects(reading: Reading) -> bool:

@@ -9,7 +9,7 @@ table talk never turns into a move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -20,8 +20,8 @@ from rapidfuzz.distance import OSA
 
 from voice.understanding import framing
 from voice.understanding.fallback import Fallback, refused
-from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Intent as Intent  # where it always was
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -47,26 +47,6 @@ by what the phase expects: below the confirmation line, so it is asked about fir
 
 FALLBACK_EXTRA = frozenset({"hint"})
 """Intents beyond the guarded moves that the fallback may give (asking for a hint)."""
-
-
-@dataclass(frozen=True)
-class Intent:
-    """What an utterance means."""
-
-    name: str
-    """Intent name from the grammar files, e.g. ``"place"`` or ``"repeat"``."""
-
-    slots: Mapping[str, Any] = field(default_factory=dict)
-    """Slot values (list "out" values), e.g. ``{"colour": "purple", "object": 2}``."""
-
-    text: str = ""
-    """The normalised text that was understood."""
-
-    score: float = 1.0
-    """1.0 for an exact template match; the fuzzy ratio / 100 for a snapped near-miss."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"intent": self.name, "slots": dict(self.slots)}
 
 
 class IntentParser:
@@ -132,7 +112,7 @@ class IntentParser:
     ) -> tuple[Intent | None, str | None]:
         """The intent of ``norm``, and where the guard looks for its values (``None``:
         the whole utterance; a sentence inside frames: its core and any vocative)."""
-        corrected = self._corrected(norm, raw, allowed)
+        corrected = framing.corrected(self, norm, raw, allowed)
         if corrected is not None:
             return corrected, None
         found = self._as_said(norm, allowed, slots)
@@ -192,64 +172,20 @@ class IntentParser:
             return guessed
         return self._fuzzy(norm, allowed, slots)
 
-    # --- frames around a sentence (voice/understanding/frames.py, framing.py) ----------
+    # --- frames around a sentence (voice/understanding/framing.py) ----------------------
     @property
     def frame_guarded(self) -> frozenset[str]:
         """Intents no question or negation frame may give (moves with a value)."""
         return self.grammar.guarded_intents
 
-    def _frame_readings(self, norm: str, raw: str | None) -> list[Reading]:
-        frames = self.grammar.frames
-        readings = frames.readings(norm, raw)
-        expanded = frames.expanded(norm)  # "so where's the cup": "where is the cup"
-        if expanded != norm:
-            readings += frames.readings(expanded)
-        return readings
+    def exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """The best exact template match of ``norm`` (see :meth:`_exact`)."""
+        return self._exact(norm, allowed)
 
     def _framed(
         self, norm: str, raw: str | None, allowed: frozenset[str] | None
     ) -> tuple[Intent, str] | None:
-        """The sentence inside conversational frames ("Cem, can I have a hint", "okay I've
-        got my word, it's the first one", "pass, sorry"), as the frames let it mean."""
-        for reading in self._frame_readings(norm, raw):
-            found = self._as_core(reading.core, allowed)
-            if found is None:
-                continue
-            meant = framing.through(
-                reading, found.name, found.slots, self.frame_guarded, self.grammar.addressee_slots
-            )
-            if meant is not None:
-                return Intent(meant[0], meant[1], norm, found.score), reading.values
-        return None
-
-    def _as_core(self, core: str, allowed: frozenset[str] | None) -> Intent | None:
-        found = self._exact(core, allowed)
-        if found is None:
-            without = self.grammar.frames.without_inside(core)
-            if without != core:
-                found = self._exact(without, allowed)
-        return found
-
-    def _corrected(
-        self, norm: str, raw: str | None, allowed: frozenset[str] | None
-    ) -> Intent | None:
-        """A correction right after a move: "sorry, blue", "nein warte, lila", "no, green"
-        (a typed pause after "no"; without one "no green" is a refusal)."""
-        if allowed is None or framing.CORRECTION not in allowed:
-            return None
-        for reading in self.grammar.frames.readings(norm, raw):
-            if not framing.corrects(reading):
-                continue
-            found = self._exact(reading.core, allowed - {framing.CORRECTION})
-            if found is None or (
-                found.name in self.grammar.guarded_intents
-                and refused(self.grammar, self.fallback, reading.core, reading.core, found.slots)
-            ):
-                continue
-            slots = framing.correction(reading, found.name, found.slots, self.frame_guarded)
-            if slots is not None:
-                return Intent(framing.CORRECTION, slots, norm, found.score)
-        return None
+        return framing.framed(self, norm, raw, allowed)
 
     def _without_opening(self, norm: str) -> str:
         """``norm`` without the words that open it ("yeah, …", "and …", "well, so …"; the
