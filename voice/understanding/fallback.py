@@ -194,6 +194,11 @@ class Fallback:
                 i += 1
         return spans
 
+    def names(self, words: Sequence[str], slot: str) -> bool:
+        """Does one of ``words`` (spelt right) name a value of ``slot`` ("grün": colour)?"""
+        single = self._single
+        return any(word in single and single[word][0] == slot for word in words)
+
     def is_value(self, word: str) -> bool:
         """Is ``word`` on its own a value of a list (a player, a colour, a word card)?"""
         return (word,) in self._values

@@ -123,6 +123,8 @@ class Frames:
                 if "question_end" in right_kinds and "question" not in left_kinds:
                     continue
                 core = words[start:end]
+                if len(core) > 2 and self._only_silent(core):
+                    continue  # "okay so, yeah, alright, well": no sentence inside
                 vocative = self._vocative_words(words, start, end)
                 reading = Reading(
                     start,
@@ -140,11 +142,14 @@ class Frames:
     def silent(self, norm: str) -> bool:
         """Is ``norm`` only frames that say nothing yet ("hmm", "oh come on", "ooh I know
         this", "uhhh", "okay so, sorry")?"""
-        words = self._unstretched(norm.split())
+        return self._only_silent(self._unstretched(norm.split()))
+
+    def _only_silent(self, words: Sequence[str]) -> bool:
         if not words:
             return False
         return any(
-            start == len(words) and kinds <= SILENT for start, kinds, _ in self._lefts(words)
+            start == len(words) and kinds <= SILENT
+            for start, kinds, _ in self._lefts(words, next_to_core=False)
         )
 
     def content(self, norm: str) -> tuple[list[str], str | None]:

@@ -88,6 +88,8 @@ def framed(
 
 
 def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Intent | None:
+    if not _matchable(parser.grammar, core):
+        return None
     found = parser.exact(core, allowed)
     if found is None:
         without = parser.grammar.frames.without_inside(core)  # "gib mir doch mal …"
@@ -105,8 +107,9 @@ def corrected(
         return None
     grammar = parser.grammar
     for reading in grammar.frames.readings(norm, raw):
-        if not corrects(reading):
-            continue
+        core = reading.core.split()
+        if not (corrects(reading) and parser.fallback.names(core, "colour")):
+            continue  # only a colour corrects
         found = parser.exact(reading.core, allowed - {CORRECTION})
         if found is None or (
             found.name in grammar.guarded_intents
@@ -117,6 +120,13 @@ def corrected(
         if slots is not None:
             return Intent(CORRECTION, slots, norm, found.score)
     return None
+
+
+def _matchable(grammar: Grammar, core: str) -> bool:
+    """Can ``core`` match a template at all? Not with a word no template or list holds
+    (digits aside): most readings of table talk end here, before any matching."""
+    words = grammar.matchable
+    return all(w in words or w.isdigit() for w in core.split())
 
 
 def corrects(reading: Reading) -> bool:

@@ -188,6 +188,12 @@ class Grammar:
         return 0
 
     @cached_property
+    def matchable(self) -> frozenset[str]:
+        """Words a sentence may hold and still match a template exactly (a name nobody
+        has aside): the :attr:`vocabulary` and the skip words."""
+        return self.vocabulary | {w for phrase in self.skip_words for w in phrase.split()}
+
+    @cached_property
     def frames(self) -> Frames:
         """The conversational frames around any sentence (:mod:`voice.understanding.frames`),
         with the run-time lists (players) in them."""

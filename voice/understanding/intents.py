@@ -58,6 +58,8 @@ class IntentParser:
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
         self._subsets: dict[tuple[frozenset[str], bool], Intents] = {}
         self._phase_vocabulary: dict[Any, frozenset[str]] = {}
+        self._last: tuple[Any, tuple[Intent | None, str | None]] | None = None
+        """What :meth:`parse` understood last, before the guard (for :meth:`refuses`)."""
 
     def parse(
         self,
@@ -76,6 +78,7 @@ class IntentParser:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
         found, values = self._understand(norm, allowed_set, slots, text)
+        self._last = ((text, allowed_set, _freeze(slots)), (found, values))
         if (
             found is not None
             and found.name in self.grammar.guarded_intents
@@ -96,7 +99,11 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return False
         allowed_set = frozenset(allowed) if allowed is not None else None
-        found, values = self._understand(norm, allowed_set, slots, text)
+        key = (text, allowed_set, _freeze(slots))
+        if self._last is not None and self._last[0] == key:  # parsed just before
+            found, values = self._last[1]
+        else:
+            found, values = self._understand(norm, allowed_set, slots, text)
         return (
             found is not None
             and found.name in self.grammar.guarded_intents
