@@ -27,6 +27,7 @@ from voice.session.dialogue import CORRECTION, Dialogue
 from voice.session.seat import SeatPlayer
 from voice.understanding.intents import MAX_CHARS, Intent
 from voice.understanding.policy import Decision
+from voice.understanding.talk import meant_for_game
 
 __all__ = ["Phase", "Session"]
 
@@ -167,6 +168,10 @@ class Session(Table):
         if intent is not None and intent.name in self.grammar.quiet_intents:
             self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})
             return  # table talk ("nicht gelb", "blau oder grün"): no move, no answer
+        if intent is None and self._talk(text, phase):
+            # plainly talk between people, or thinking aloud: no answer
+            self.out.record({"type": "ignored", "text": text})
+            return
         if intent is None:
             key = "too_long" if len(text) > MAX_CHARS else "not_understood"
             self.out.record({"type": "not_understood", "text": text[:MAX_CHARS]})
@@ -176,6 +181,17 @@ class Session(Table):
         sure = min(confidence, intent.score) if intent.score >= self.confirm_below else 0.0
         self._handle(intent, sure, phase)
         self.seat_player.play()
+
+    def _talk(self, text: str, phase: Phase) -> bool:
+        """Is ``text``, understood as nothing, talk between people (no answer) rather
+        than meant for the game ("not understood")? A move the guard refused ("ich male
+        den Hut nicht lila an", "did Cem play green", "Ben, take red") is talk with a game
+        word in it; for the rest see :func:`voice.understanding.talk.meant_for_game`."""
+        if len(text) > MAX_CHARS:
+            return False
+        if self.parser.refuses(text, phase.intents, phase.slots):
+            return True
+        return not meant_for_game(self.grammar, text)
 
     def hear_speech(self, transcript: Transcript) -> None:
         """Handle one recognised utterance: the play policy decides whether to act on it,

@@ -189,7 +189,7 @@ class BoardNameParser(NameParser):
     ) -> Intent | None:
         result = super().parse(text, allowed, slots)
         if result is not None and result.name == "board":
-            items = self.board.read(text)  # a template sentence: read it the same way
+            items = self._read(text)  # a template sentence: read it the same way
             return Intent("board", {"items": items}, result.text, result.score) if items else None
         unknown_name = (
             result is not None
@@ -199,7 +199,18 @@ class BoardNameParser(NameParser):
         if result is not None and result.score >= 1.0 and not unknown_name:
             return result  # an exact sentence of the templates wins
         if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
-            items = self.board.read(text)
+            items = self._read(text)
             if items is not None:
                 return Intent("board", {"items": items}, normalize(text), 1.0)
         return result
+
+    def _read(self, text: str) -> list[dict[str, Any]] | None:
+        """The board ``text`` describes, also inside conversational frames ("okay, on the
+        board two yellow at the top, please")."""
+        items = self.board.read(text)
+        if items is None:
+            for reading in self.grammar.frames.readings(normalize(text), text):
+                items = self.board.read(reading.core)
+                if items is not None:
+                    break
+        return items

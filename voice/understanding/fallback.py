@@ -194,6 +194,11 @@ class Fallback:
                 i += 1
         return spans
 
+    def names(self, words: Sequence[str], slot: str) -> bool:
+        """Does one of ``words`` (spelt right) name a value of ``slot`` ("grün": colour)?"""
+        single = self._single
+        return any(word in single and single[word][0] == slot for word in words)
+
     def is_value(self, word: str) -> bool:
         """Is ``word`` on its own a value of a list (a player, a colour, a word card)?"""
         return (word,) in self._values
@@ -259,11 +264,16 @@ def refused(
     raw: str,
     norm: str,
     meaning: Mapping[str, Any] | None = None,
+    values: str | None = None,
 ) -> bool:
     """True if ``raw`` must not be a move whatever it seems to say: a typed question, a
     refusal word, a hedge (question word, wish, advice, either-or), a question by word
     order ("Nehm ich blau", "did Cem play green"), two values of one kind, or a value the
-    ``meaning`` (the slots understood) leaves out."""
+    ``meaning`` (the slots understood) leaves out.
+
+    ``values``: where values are looked for, if not in all of ``norm`` (a sentence inside
+    conversational frames: its core and any vocative, so that "the first one, right"
+    holds one side, not two)."""
     if "?" in raw:
         return True
     words = grammar.guard_words
@@ -296,6 +306,8 @@ def refused(
     if start and not fallback.is_value(said[start]):
         if _asks(words, said[start], fallback.tokens(" ".join(said[start:]))):
             return True
+    if values is not None:
+        spans = fallback.spans(fallback.tokens(values))
     seen: dict[str, Any] = {}
     for span in spans:
         if span.slot in seen and seen[span.slot] != span.value:

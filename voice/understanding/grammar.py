@@ -32,6 +32,7 @@ from hassil.util import merge_dict
 
 from games.data import parse_yaml
 from games.errors import FarbspielError
+from voice.understanding.frames import Frames
 from words.numbers import ordinal_forms
 from words.text import normalize
 
@@ -111,6 +112,17 @@ class Grammar:
         )
         """Words that open a sentence without meaning anything there ("so, ich bin fertig")
         but mean something inside one ("ich bin so weit"): skipped only at the start."""
+        self._frame_spec: dict[str, Any] = {}
+        """The conversational frames (``frames`` of common.yaml, and of a game file)."""
+        for source in (common, game):
+            for kind, templates in (source.get("frames") or {}).items():
+                if isinstance(templates, dict):  # contractions: short form -> long form
+                    self._frame_spec[kind] = {**self._frame_spec.get(kind, {}), **templates}
+                else:
+                    self._frame_spec[kind] = [*self._frame_spec.get(kind, []), *(templates or [])]
+        self.addressee_slots: dict[str, str] = dict(game.get("addressee_slots") or {})
+        """Per intent, the slot that a vocative naming someone fills ("Cem, can I have a
+        hint": a hint from Cem), see :mod:`voice.understanding.framing`."""
         merged: dict[str, Any] = {}
         merge_dict(merged, {k: v for k, v in common.items() if k not in _OWN_KEYS})
         merge_dict(merged, {k: v for k, v in game.items() if k not in _OWN_KEYS})
@@ -174,6 +186,21 @@ class Grammar:
                 return i
             j += skipped
         return 0
+
+    @cached_property
+    def matchable(self) -> frozenset[str]:
+        """Words a sentence may hold and still match a template exactly (a name nobody
+        has aside): the :attr:`vocabulary` and the skip words."""
+        return self.vocabulary | {w for phrase in self.skip_words for w in phrase.split()}
+
+    @cached_property
+    def frames(self) -> Frames:
+        """The conversational frames around any sentence (:mod:`voice.understanding.frames`),
+        with the run-time lists (players) in them."""
+        try:
+            return Frames(self._frame_spec, self.slot_lists, self.lang)
+        except Exception as exc:  # hassil raises many kinds on bad templates
+            raise GrammarError(f"grammars/{self.lang}: cannot parse frames: {exc}") from exc
 
     @property
     def intent_names(self) -> frozenset[str]:
@@ -344,7 +371,15 @@ class Grammar:
 
 
 _OWN_KEYS = frozenset(
-    {"global_intents", "guarded_intents", "guard_words", "quiet_intents", "opening_words"}
+    {
+        "global_intents",
+        "guarded_intents",
+        "guard_words",
+        "quiet_intents",
+        "opening_words",
+        "frames",
+        "addressee_slots",
+    }
 )
 """Keys of our grammar files that are ours, not hassil's."""
 

@@ -9,7 +9,7 @@ table talk never turns into a move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -18,8 +18,10 @@ from hassil.intents import WildcardSlotList
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from voice.understanding import framing
 from voice.understanding.fallback import Fallback, refused
 from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Intent as Intent  # where it always was
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -47,26 +49,6 @@ FALLBACK_EXTRA = frozenset({"hint"})
 """Intents beyond the guarded moves that the fallback may give (asking for a hint)."""
 
 
-@dataclass(frozen=True)
-class Intent:
-    """What an utterance means."""
-
-    name: str
-    """Intent name from the grammar files, e.g. ``"place"`` or ``"repeat"``."""
-
-    slots: Mapping[str, Any] = field(default_factory=dict)
-    """Slot values (list "out" values), e.g. ``{"colour": "purple", "object": 2}``."""
-
-    text: str = ""
-    """The normalised text that was understood."""
-
-    score: float = 1.0
-    """1.0 for an exact template match; the fuzzy ratio / 100 for a snapped near-miss."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"intent": self.name, "slots": dict(self.slots)}
-
-
 class IntentParser:
     """Parses utterances against one :class:`Grammar`."""
 
@@ -76,6 +58,8 @@ class IntentParser:
         self._indexes: dict[Any, tuple[list[str], list[str]]] = {}
         self._subsets: dict[tuple[frozenset[str], bool], Intents] = {}
         self._phase_vocabulary: dict[Any, frozenset[str]] = {}
+        self._last: tuple[Any, tuple[Intent | None, str | None]] | None = None
+        """What :meth:`parse` understood last, before the guard (for :meth:`refuses`)."""
 
     def parse(
         self,
@@ -93,21 +77,69 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        found = self._understand(norm, allowed_set, slots)
+        found, values = self._understand(norm, allowed_set, slots, text)
+        self._last = ((text, allowed_set, _freeze(slots)), (found, values))
         if (
             found is not None
             and found.name in self.grammar.guarded_intents
-            and refused(self.grammar, self.fallback, text, norm, found.slots)
+            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
         ):
             return None  # never a move the player did not make
         return found
+
+    def refuses(
+        self,
+        text: str,
+        allowed: Iterable[str] | None = None,
+        slots: Mapping[str, Iterable[Any]] | None = None,
+    ) -> bool:
+        """Would ``text`` be a move if the guard let it ("I won't play purple", "did Cem
+        play green", "Ben, take red")? Then it is table talk with a game word in it."""
+        norm = normalize(text)
+        if not norm or len(norm) > MAX_CHARS:
+            return False
+        allowed_set = frozenset(allowed) if allowed is not None else None
+        key = (text, allowed_set, _freeze(slots))
+        if self._last is not None and self._last[0] == key:  # parsed just before
+            found, values = self._last[1]
+        else:
+            found, values = self._understand(norm, allowed_set, slots, text)
+        return (
+            found is not None
+            and found.name in self.grammar.guarded_intents
+            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
+        )
 
     def _understand(
         self,
         norm: str,
         allowed: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
+        raw: str | None = None,
+    ) -> tuple[Intent | None, str | None]:
+        """The intent of ``norm``, and where the guard looks for its values (``None``:
+        the whole utterance; a sentence inside frames: its core and any vocative)."""
+        corrected = framing.corrected(self, norm, raw, allowed)
+        if corrected is not None:
+            return corrected, None
+        found = self._as_said(norm, allowed, slots)
+        if found is not None and not self._wild(found):
+            return found, None
+        framed = self._framed(norm, raw, allowed)
+        if framed is not None and (found is None or not self._wild(framed[0])):
+            return framed  # "game master, Anna played red": not a stranger "game master …"
+        if found is not None:
+            return found, None
+        return self._guessed(norm, allowed, slots), None
+
+    def _as_said(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
     ) -> Intent | None:
+        """An exact template match of ``norm`` (after its opening words, or with its short
+        forms said long, "where's": "where is")."""
         opened = self._without_opening(norm)
         if opened != norm:  # first without the opening words: "and I had purple" is not
             exact = self._exact(opened, allowed)  # a player called "and I"
@@ -120,6 +152,20 @@ class IntentParser:
         exact = self._exact(norm, allowed)
         if exact is not None:
             return self._unwrapped(norm, exact, allowed) or exact
+        frames = self.grammar.frames
+        for variant in dict.fromkeys((frames.expanded(norm), frames.without_inside(norm))):
+            if variant != norm and (exact := self._exact(variant, allowed)) is not None:
+                return Intent(exact.name, exact.slots, norm, exact.score)
+        return None
+
+    def _guessed(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """What ``norm`` is near: a slip of a word, the guarded fallback, a sentence of
+        the phase it is a near-miss of."""
         snapped, chosen = self._snap_words(norm, allowed, slots)
         if snapped != norm:
             found = self._exact(snapped, allowed)
@@ -132,6 +178,21 @@ class IntentParser:
         if guessed is not None:
             return guessed
         return self._fuzzy(norm, allowed, slots)
+
+    # --- frames around a sentence (voice/understanding/framing.py) ----------------------
+    @property
+    def frame_guarded(self) -> frozenset[str]:
+        """Intents no question or negation frame may give (moves with a value)."""
+        return self.grammar.guarded_intents
+
+    def exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """The best exact template match of ``norm`` (see :meth:`_exact`)."""
+        return self._exact(norm, allowed)
+
+    def _framed(
+        self, norm: str, raw: str | None, allowed: frozenset[str] | None
+    ) -> tuple[Intent, str] | None:
+        return framing.framed(self, norm, raw, allowed)
 
     def _without_opening(self, norm: str) -> str:
         """``norm`` without the words that open it ("yeah, …", "and …", "well, so …"; the

@@ -139,6 +139,13 @@ class NameParser(IntentParser):
         exact = self._exact(norm, allowed_set)
         if exact is not None and (allowed_set is None or exact.name in allowed_set):
             return exact
+        framed = self._framed(norm, text, allowed_set)  # "pass, sorry", "nö, passe"
+        if framed is not None and (allowed_set is None or framed[0].name in allowed_set):
+            found = framed[0]
+            if found.name == self.intent and self.grammar.frames.content(norm)[1] == "person":
+                # "Anna, is it Elsa?": most likely the guess, asked of the Artist; confirmed
+                return Intent(found.name, found.slots, norm, min(found.score, EMBEDDED_FACTOR))
+            return found
         may_guess = allowed_set is None or self.intent in allowed_set
         guessing = allowed_set is not None and self.intent in allowed_set
         if may_guess and self._negated(norm):
@@ -160,9 +167,23 @@ class NameParser(IntentParser):
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted
+        if result is None and guessing and self._no_guess(norm):
+            return Intent(THINKING, {}, norm, 1.0)
         if result is None and guessing and not self._asks(norm):
             return self._free_guess(norm, text)
         return result
+
+    def _no_guess(self, norm: str) -> bool:
+        """Frames that say nothing yet ("ooh I know this", "oh come on", "uhhh"), or words
+        to another player ("Cem, stop helping"): no guess."""
+        frames = self.grammar.frames
+        return frames.silent(norm) or frames.content(norm)[1] == "person"
+
+    @property
+    def frame_guarded(self) -> frozenset[str]:
+        """A name is no more said inside a question or after a negation than a move is
+        ("no, Mickey" is thinking aloud, "can I say Elsa" asks)."""
+        return super().frame_guarded | {self.intent}
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """Exact template match; among equally good ones a game intent beats a global

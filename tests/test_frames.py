@@ -1,0 +1,236 @@
+"""Conversational frames over every intent (issue 24): a name before or after, politeness,
+a question around a request, a preface, an answer inside a longer sentence, a
+self-correction, a tail - the same for every intent of every game, typed into a real
+session, with the guard kept; and table talk answered with silence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from games.engine import Setup
+from voice.output.sinks import RecordingOutput
+from voice.session.adapters import ADAPTERS
+from voice.session.session import Session
+from voice.understanding.grammar import LANGUAGES
+
+PLAYERS = ("Anna", "Ben", "Cem")
+
+
+def table(game: str, lang: str, lines: list[str], **options: Any) -> Session:
+    adapter = ADAPTERS[game]
+    opts = {**adapter.default_options(lang), **options}
+    session = Session(adapter, lang, Setup(PLAYERS, 3, "Anna", opts), RecordingOutput())
+    session.start()
+    for line in lines:
+        session.hear(line)
+    return session
+
+
+def said_to(session: Session, text: str) -> tuple[list[str], list[str]]:
+    """What the session says to ``text`` and the kinds of what it records."""
+    out = session.out
+    assert isinstance(out, RecordingOutput)
+    out.said.clear()
+    out.records.clear()
+    session.hear(text)
+    return list(out.said), [r["type"] for r in out.records]
+
+
+# --- every intent gets the frames ----------------------------------------------------------
+WRAPS = {
+    "en": ["okay, {}, please", "game master, {}", "um, {}, thanks", "so {}"],
+    "de": ["okay, {}, bitte", "Spielleiter, {}", "ähm, {}, danke", "also {}"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(ADAPTERS))
+def test_every_intent_is_understood_inside_the_frames(game: str, lang: str) -> None:
+    """A sentence of each intent of the game (and the session's commands) means the same
+    inside a preface and politeness, after the game's name for itself, after a filler:
+    nothing is listed per intent, so a new intent has the frames too."""
+    session = table(game, lang, [])
+    grammar, parser = session.grammar, session.parser
+    checked: set[str] = set()
+    wrong = []
+    for intent in sorted(grammar.intent_names - grammar.quiet_intents - {"thinking"}):
+        for phrase, _ in grammar.phrases([intent], limit=3):
+            plain = parser.parse(phrase)
+            if plain is None or plain.name != intent:
+                continue  # a sentence another intent owns as well ("yes")
+            for wrap in WRAPS[lang]:
+                framed = parser.parse(wrap.format(phrase))
+                if framed is None or (framed.name, framed.slots) != (plain.name, plain.slots):
+                    wrong.append((wrap.format(phrase), framed and framed.to_json()))
+            checked.add(intent)
+    assert not wrong, wrong[:10]
+    assert len(checked) >= 15, checked  # most intents have sentences of their own
+
+
+def test_the_frames_add_nothing_the_recognisers_listen_for() -> None:
+    """Frames are typed and recognised-text only: no phrase a recogniser listens for
+    begins with the game's name for itself, and a framed sentence is not in the list."""
+    for lang, master in (("en", "game master"), ("de", "spielleiter")):
+        session = table("alle-meine-farben", lang, ["Anna" if lang == "de" else "Anna starts"])
+        phrases = session.phrases()
+        assert phrases and not [p for p in phrases if p.startswith(master)]
+        framed = "sorry red" if lang == "en" else "sorry rot"
+        assert framed not in phrases
+
+
+# --- the issue's examples, in their situations ------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "ask", "answer"),
+    [
+        ("en", "Cem, can I have a hint", "Cem, one word from your story"),
+        ("en", "can I have a hint, Cem?", "Cem, one word from your story"),
+        ("de", "Lena, kann ich einen Tipp haben", "Lena, bitte ein Wort aus deiner Geschichte"),
+        ("de", "kannst du mir einen Tipp geben, Lena", "Lena, bitte ein Wort aus deiner"),
+    ],
+)
+def test_the_player_named_first_or_last_is_asked_for_the_hint(lang, ask, answer) -> None:
+    session = scoring_table(lang)
+    said, _ = said_to(session, ask)
+    assert said and said[0].startswith(answer)
+
+
+CORPORA = Path(__file__).parent / "understanding"
+
+
+def corpus_table(game: str, lang: str, situation: str, *more: str) -> Session:
+    """A session in a situation of the understanding corpus of ``game`` and ``lang``."""
+    doc = yaml.safe_load((CORPORA / f"{game}.{lang}.yaml").read_text(encoding="utf-8"))
+    conf = doc["setup"]
+    adapter = ADAPTERS[game]
+    options = {**adapter.default_options(lang), **conf.get("options", {})}
+    setup = Setup(tuple(conf["players"]), conf.get("seed", 0), conf.get("first"), options)
+    session = Session(adapter, lang, setup, RecordingOutput())
+    session.start()
+    for line in [*doc["situations"][situation], *more]:
+        session.hear(line)
+    return session
+
+
+def scoring_table(lang: str) -> Session:
+    """Farben after ten rounds: Ben (Jonas) names the colours of a stack; Cem (Lena) was
+    at the table."""
+    return corpus_table("farben", lang, "scoring", "Summer" if lang == "en" else "Sommer")
+
+
+def test_an_answer_inside_a_longer_sentence_chooses_the_side() -> None:
+    for lang, line in (
+        ("en", "okay I've got my word, it's the first one"),
+        ("de", "okay, ich hab mein Wort, es ist das erste"),
+    ):
+        session = corpus_table("farben", lang, "side")
+        before = len(session.actions)
+        session.hear(line)
+        assert session.actions[before:] and session.actions[-1].args.get("side") == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "fix", "colour"),
+    [
+        ("en", "blue", "sorry, green", "green"),
+        ("en", "blue", "oops, red", "red"),
+        ("en", "blue", "no, green", "green"),
+        ("de", "blau", "nein warte, lila", "lila"),
+        ("de", "blau", "äh nee, grün", "grün"),
+        ("de", "blau", "quatsch, rot", "rot"),
+    ],
+)
+def test_a_self_correction_as_people_say_it_asks_to_change_the_move(lang, first, fix, colour):
+    session = table("alle-meine-farben", lang, [first])
+    said, _ = said_to(session, fix)
+    assert session.awaiting is not None and session.awaiting[0] == "correct"
+    assert colour in said[0]
+
+
+@pytest.mark.parametrize(("lang", "refusal"), [("en", "no green"), ("de", "nein grün")])
+def test_a_refusal_without_a_pause_stays_one(lang: str, refusal: str) -> None:
+    """Without a typed pause "no green" is what it says, not a correction."""
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = list(session.actions)
+    said_to(session, refusal)
+    assert session.awaiting is None and session.actions == moves
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "ooh I know this"), ("en", "oh come on"), ("en", "uhhh"), ("de", "ähhh"),
+     ("de", "oh, das kenne ich"), ("en", "wait"), ("de", "warte mal")],
+)  # fmt: skip
+def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) -> None:
+    done = "done" if lang == "en" else "fertig"
+    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    moves = list(session.actions)
+    said, kinds = said_to(session, line)
+    assert session.actions == moves and not session.paused and said == []
+    assert kinds == ["thinking_aloud"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "action"),
+    [("en", "that's a penalty for Cem", "penalty"), ("en", "pass, sorry", "pass"),
+     ("de", "das ist eine Strafe für Cem", "penalty"), ("en", "nope, pass", "pass"),
+     ("de", "nö, passe", "pass")],
+)  # fmt: skip
+def test_a_pass_or_a_penalty_in_a_guess_window_is_what_it_says(lang, line, action) -> None:
+    done = "done" if lang == "en" else "fertig"
+    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session.hear(line)
+    assert session.actions[-1].name == action
+
+
+def test_wait_pauses_the_game_outside_a_guess_window() -> None:
+    session = table("pantone", "de", ["Karte 12"])
+    session.hear("warte mal")
+    assert session.paused
+
+
+# --- the guard stays -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "can I play red?"), ("en", "Ben, play purple"), ("en", "um, red, okay?"),
+     ("en", "give me the red card"), ("en", "no, not green"), ("de", "kann ich rot nehmen?"),
+     ("de", "Ben, nimm lila"), ("de", "ähm, rot, oder?"), ("de", "gib mir mal die rote Karte")],
+)  # fmt: skip
+def test_a_frame_never_turns_a_question_advice_or_a_negation_into_a_move(lang, line) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = list(session.actions)
+    said_to(session, line)
+    assert session.actions == moves and session.awaiting is None
+
+
+# --- silence for table talk, "not understood" for what is meant for the game ---------------
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "pass me the juice"), ("en", "my dog ate the ball yesterday"), ("en", "hmm"),
+     ("en", "did Cem play green"), ("en", "Ben, what would you take?"), ("en", "hand me the juice"),
+     ("de", "reich mir mal den Saft"), ("de", "Mein Hund hat gestern den Ball gefressen"),
+     ("de", "ich male den Hut nicht lila an"), ("de", "soll ich blau nehmen"), ("de", "ähm")],
+)  # fmt: skip
+def test_table_talk_gets_no_answer(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    said, kinds = said_to(session, line)
+    assert said == [] and kinds == ["ignored"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "game master, blah"), ("en", "row hat"), ("en", ""), ("de", "Zed fängt an"),
+     ("de", "Spielleiter, bla bla"), ("de", "🙂")],
+)  # fmt: skip
+def test_what_is_meant_for_the_game_is_answered_not_understood(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    said, kinds = said_to(session, line)
+    assert kinds == ["not_understood"]
+    assert said == [
+        "Sorry, I didn't catch that. Say “help” to hear what you can say now."
+        if lang == "en"
+        else "Das habe ich nicht verstanden. Sag „Hilfe“, dann sage ich, was gerade geht."
+    ]
