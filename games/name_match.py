@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from words.text import fold
+from words.text import fold, normalize
 
 EXACT = 100.0
 ONE_WORD_WRONG = 75.0
@@ -101,6 +101,19 @@ def canonical(text: str) -> tuple[str, ...]:
     words = [w.replace("oe", "o").replace("ae", "a") if _is_title(w) else w for w in words]
     content = [w for w in words if w not in _SMALL_WORDS]
     return tuple(content or words)
+
+
+def spoken_words(text: str, small: bool = False) -> tuple[str, ...]:
+    """The words of ``text`` that identify a character, as they are said: like
+    :func:`canonical`, but spelled as written (umlauts and accents kept) so that a
+    speech synthesiser says them right; ``small``: the small words kept too."""
+    words = []
+    for word in normalize(text).replace("-", " ").split():
+        folded = fold(word)
+        spoken = _ABBREVIATIONS.get(folded)
+        words.append((spoken, folded) if spoken is not None else (word, folded))
+    content = [w for w, f in words if small or f not in _SMALL_WORDS]
+    return tuple(content or [w for w, _ in words])
 
 
 def _is_title(word: str) -> bool:

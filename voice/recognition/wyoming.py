@@ -22,26 +22,33 @@ is sent once more on a fresh connection before the players are asked to say it a
 from __future__ import annotations
 
 import asyncio
-import json
 import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlparse
 
 from voice.errors import Notice
 from voice.input.audio import SAMPLE_RATE
 from voice.recognition.base import Recogniser, RecogniserError, Thresholds, Transcript
 from voice.recognition.endpoint import Endpointer, Step
+from voice.wyoming import (
+    CONNECT_SECONDS,
+    DESCRIBE_SECONDS,
+    Connection,
+    ServiceFault,
+    bounded,
+    connect,
+    describe,
+    is_wyoming_uri,
+    run_bounded,
+    shown,
+    uri_is_usable,
+)
 from words.text import normalize
 
-CONNECT_SECONDS = 3.0
-"""Longest wait for a connection to the service."""
-
-DESCRIBE_SECONDS = 5.0
-"""Longest wait for the service's ``info``."""
+__all__ = ["CONNECT_SECONDS", "ServiceFault", "WyomingRecogniser", "check_uri", "is_wyoming_uri"]
 
 SEND_SECONDS = 5.0
 """Longest wait for one utterance's audio to be sent."""
@@ -66,25 +73,9 @@ FRAME_BYTES = 960
 CHUNK_BYTES = 4096
 """Audio bytes per ``audio-chunk`` event."""
 
-SCHEMES = ("tcp", "unix")
-
 HOLD_OFF = ("wyoming_unreachable", "wyoming_garbage")
 """Faults after which utterances are not sent for :data:`RETRY_SECONDS` (a slow answer or
 a dropped one says nothing about the next)."""
-
-
-def is_wyoming_uri(asr: str) -> bool:
-    """Whether ``--asr`` names a Wyoming service rather than a local engine."""
-    return urlparse(asr).scheme in SCHEMES
-
-
-class ServiceFault(Exception):
-    """One network wait went wrong; ``key`` is the notice that says how."""
-
-    def __init__(self, key: str, detail: str | Notice = "") -> None:
-        super().__init__(key)
-        self.key = key
-        self.detail = detail
 
 
 @dataclass(frozen=True)
@@ -101,14 +92,7 @@ class ServiceInfo:
 
 def check_uri(asr: str) -> str:
     """``asr`` if it is a usable Wyoming address; RecogniserError (with the form) if not."""
-    parsed = urlparse(asr)
-    try:
-        port = parsed.port
-    except ValueError:
-        port = None
-    if parsed.scheme == "tcp" and (not parsed.hostname or port is None):
-        raise RecogniserError(key="wyoming_bad_uri", uri=asr)
-    if parsed.scheme == "unix" and not parsed.path:
+    if not uri_is_usable(asr):
         raise RecogniserError(key="wyoming_bad_uri", uri=asr)
     return asr
 
@@ -318,20 +302,7 @@ class WyomingRecogniser(Recogniser):
 
     def _run(self, work: Any, timeout: float | None) -> Any:
         """Runs one network conversation on this recogniser's own event loop, bounded."""
-        try:
-            if timeout is None:
-                return self._loop.run_until_complete(work)
-            return self._loop.run_until_complete(asyncio.wait_for(work, timeout))
-        except ServiceFault:
-            raise
-        except TimeoutError:
-            raise ServiceFault("wyoming_slow") from None
-        except (ConnectionError, OSError) as exc:
-            raise ServiceFault("wyoming_unreachable", str(exc)) from None
-        except asyncio.IncompleteReadError:
-            raise ServiceFault("wyoming_closed") from None
-        except Exception as exc:  # noqa: BLE001 - whatever a stranger's bytes make of the parser
-            raise ServiceFault("wyoming_garbage", type(exc).__name__) from None
+        return run_bounded(self._loop, work, timeout)
 
     def _failed(self, fault: ServiceFault) -> None:
         if fault.key in HOLD_OFF:
@@ -342,11 +313,8 @@ class WyomingRecogniser(Recogniser):
         self._notices.put(Notice(fault.key, {"uri": self.uri, "detail": fault.detail}))
 
 
-def _shown(items: Sequence[str], most: int = 8) -> str:
-    """A list to say: all of a short one, the first few and the count of a long one."""
-    if len(items) <= most:
-        return ", ".join(items)
-    return f"{', '.join(items[:most])} … ({len(items)})"
+def _shown(items: Sequence[str]) -> str:
+    return shown(tuple(items))
 
 
 def _languages(languages: Sequence[str], lang: str, most: int = 8) -> str | Notice:
@@ -368,88 +336,8 @@ def _speech_detector(vad: str) -> Callable[[bytes], bool]:
     return is_speech
 
 
-class _Connection:
-    """One conversation with the service; every fault is a :class:`ServiceFault`."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    async def write_event(self, event: Any) -> None:
-        from wyoming.event import async_write_event
-
-        try:
-            await async_write_event(event, self.writer)
-        except (ConnectionError, OSError):
-            raise ServiceFault("wyoming_closed") from None
-
-    async def read_event(self) -> Any:
-        """The next event; None when the service hung up. Unlike wyoming's own reader,
-        something that is not an event is told apart from a hang-up."""
-        from wyoming.event import Event
-
-        try:
-            line = await self.reader.readline()
-            if not line:
-                return None
-            header = json.loads(line)
-            if not isinstance(header, dict) or not isinstance(header.get("type"), str):
-                raise ValueError("no event")
-            data = header.get("data") or {}
-            length = header.get("data_length") or 0
-            if length:
-                data = {**data, **json.loads(await self.reader.readexactly(int(length)))}
-            size = header.get("payload_length") or 0
-            payload = await self.reader.readexactly(int(size)) if size else None
-        except (ConnectionError, OSError, asyncio.IncompleteReadError):
-            raise ServiceFault("wyoming_closed") from None
-        except (ValueError, TypeError, AttributeError) as exc:
-            raise ServiceFault("wyoming_garbage", type(exc).__name__) from None
-        return Event(type=header["type"], data=data, payload=payload)
-
-    async def disconnect(self) -> None:
-        self.writer.close()
-        await self.writer.wait_closed()
-
-
-async def _connect(uri: str) -> _Connection:
-    parsed = urlparse(uri)
-    try:
-        if parsed.scheme == "unix":
-            opening = asyncio.open_unix_connection(path=parsed.path)
-        else:
-            opening = asyncio.open_connection(host=parsed.hostname, port=parsed.port)
-        reader, writer = await asyncio.wait_for(opening, CONNECT_SECONDS)
-    except TimeoutError:
-        raise ServiceFault("wyoming_unreachable", _why("timeout")) from None
-    except ConnectionRefusedError:
-        raise ServiceFault("wyoming_unreachable", _why("refused")) from None
-    except FileNotFoundError:
-        raise ServiceFault("wyoming_unreachable", _why("no_socket")) from None
-    except OSError as exc:
-        raise ServiceFault("wyoming_unreachable", exc.strerror or type(exc).__name__) from None
-    return _Connection(reader, writer)
-
-
-def _why(reason: str) -> Any:
-    """Why a connection failed, said in the game's language."""
-    return Notice("wyoming_why", {"reason": reason, "seconds": round(CONNECT_SECONDS)})
-
-
 async def _describe(uri: str) -> ServiceInfo:
-    from wyoming.info import Describe, Info
-
-    client = await _connect(uri)
-    try:
-        await client.write_event(Describe().event())
-        while True:
-            event = await client.read_event()
-            if event is None:
-                raise ServiceFault("wyoming_closed")
-            if Info.is_type(event.type):
-                return _info(Info.from_event(event))
-    finally:
-        await _disconnect(client)
+    return _info(await describe(uri))
 
 
 def _info(info: Any) -> ServiceInfo:
@@ -470,15 +358,15 @@ async def _transcribe(uri: str, lang: str, audio: bytes) -> str:
     from wyoming.audio import AudioChunk, AudioStart, AudioStop
     from wyoming.error import Error
 
-    client = await _connect(uri)
+    client = await connect(uri)
     try:
         sending = _send(client, audio, lang, Transcribe, AudioStart, AudioChunk, AudioStop)
-        await _bounded(sending, SEND_SECONDS)
+        await bounded(sending, SEND_SECONDS)
         deadline = ANSWER_SECONDS + len(audio) / 2 / SAMPLE_RATE
         loop = asyncio.get_running_loop()
         until = loop.time() + deadline
         while True:
-            event = await _bounded(client.read_event(), max(0.0, until - loop.time()))
+            event = await bounded(client.read_event(), until - loop.time())
             if event is None:
                 raise ServiceFault("wyoming_closed")
             if WyomingTranscript.is_type(event.type):
@@ -489,11 +377,11 @@ async def _transcribe(uri: str, lang: str, audio: bytes) -> str:
             if Error.is_type(event.type):
                 raise ServiceFault("wyoming_error", str(Error.from_event(event).text))
     finally:
-        await _disconnect(client)
+        await client.disconnect()
 
 
 async def _send(
-    client: _Connection, audio: bytes, lang: str, transcribe: Any, start: Any, chunk: Any, stop: Any
+    client: Connection, audio: bytes, lang: str, transcribe: Any, start: Any, chunk: Any, stop: Any
 ) -> None:
     await client.write_event(transcribe(language=lang).event())
     await client.write_event(start(rate=SAMPLE_RATE, width=2, channels=1).event())
@@ -501,17 +389,3 @@ async def _send(
         piece = audio[offset : offset + CHUNK_BYTES]
         await client.write_event(chunk(rate=SAMPLE_RATE, width=2, channels=1, audio=piece).event())
     await client.write_event(stop().event())
-
-
-async def _bounded(work: Any, seconds: float) -> Any:
-    try:
-        return await asyncio.wait_for(work, seconds)
-    except TimeoutError:
-        raise ServiceFault("wyoming_slow") from None
-
-
-async def _disconnect(client: _Connection) -> None:
-    try:
-        await asyncio.wait_for(client.disconnect(), 1.0)
-    except (TimeoutError, OSError):
-        pass

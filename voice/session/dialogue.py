@@ -325,6 +325,9 @@ class Dialogue:
         if not yes:
             if isinstance(question, MoveQuestion | ChoiceQuestion):  # "nein, doch gelb" next
                 self._refuse(question.action)
+                said = question.action.args.get("text")
+                if isinstance(said, str):  # a name guessed from these words was not meant
+                    table.parser.declined(said)
             table.respond([Event("cancelled")] + table.game.prompt())
             return
         if isinstance(question, MoveQuestion):

@@ -176,8 +176,10 @@ class BoardNameParser(NameParser):
         slot: str,
         cards: Sequence[Sequence[str]],
         others: Sequence[Sequence[str]] = (),
+        *,
+        by_sound: bool = True,
     ) -> None:
-        super().__init__(grammar, intent, slot, cards, others)
+        super().__init__(grammar, intent, slot, cards, others, by_sound=by_sound)
         self.board = BoardReader(grammar)
         self._names = frozenset(form for _, form in self._flat)  # every name it knows
 
@@ -186,8 +188,10 @@ class BoardNameParser(NameParser):
         text: str,
         allowed: Iterable[str] | None = None,
         slots: Mapping[str, Iterable[Any]] | None = None,
+        *,
+        heard: bool = False,
     ) -> Intent | None:
-        result = super().parse(text, allowed, slots)
+        result = super().parse(text, allowed, slots, heard=heard)
         if result is not None and result.name == "board":
             items = self._read(text)  # a template sentence: read it the same way
             return Intent("board", {"items": items}, result.text, result.score) if items else None

@@ -66,12 +66,15 @@ class IntentParser:
         text: str,
         allowed: Iterable[str] | None = None,
         slots: Mapping[str, Iterable[Any]] | None = None,
+        *,
+        heard: bool = False,
     ) -> Intent | None:
         """The intent of ``text``, preferring intents in ``allowed`` (``None``: any).
 
         An exact match of an intent outside ``allowed`` is still returned, so the caller
         can say "not now" instead of "not understood"; sentence-level snapping only
-        considers ``allowed`` intents, with lists narrowed to ``slots``.
+        considers ``allowed`` intents, with lists narrowed to ``slots``. ``heard``: the
+        text is a recogniser's (its words may only sound like what was said), not typed.
         """
         norm = normalize(text)
         if not norm or len(norm) > MAX_CHARS:
@@ -109,6 +112,10 @@ class IntentParser:
             and found.name in self.grammar.guarded_intents
             and refused(self.grammar, self.fallback, text, norm, found.slots, values)
         )
+
+    def declined(self, text: str) -> None:
+        """The player said no to what ``text`` was understood as (a parser that guessed
+        at it may guess otherwise next time)."""
 
     def _understand(
         self,

@@ -12,7 +12,13 @@ guess must never turn into a right one. So for the name intent this parser
    the same templates, the name slot read as free text, and decides with
    :mod:`games.name_match` which name (if any) was meant; failing that, looks for a
    name inside the utterance ("I'd say it's probably Mickey");
-3. never lets the general fuzzy snapping produce the name intent.
+3. never lets the general fuzzy snapping produce the name intent;
+4. in a guess window, before taking a recogniser's words that name nobody as a wrong
+   guess (typed words mean what they spell), compares how they sound with every name
+   (:mod:`voice.understanding.sounds`: "check your cat" from an open-vocabulary
+   recogniser is Cheshire Cat): a name clearly meant is found, and then confirmed, never
+   applied at once (:data:`BY_SOUND`); a name the player said no to is not found again
+   for the same words (they are then the player's own words).
 
 While a guess is expected (the name intent is among the allowed ones, i.e. a guess
 window), every utterance is the guess: what names nobody we know is a wrong guess in the
@@ -35,6 +41,7 @@ from rapidfuzz import fuzz, process
 from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+from voice.understanding.sounds import SoundIndex
 from words.text import normalize
 
 THINKING = "thinking"
@@ -61,6 +68,9 @@ MAX_SPAN = 6
 CANDIDATES = 24
 """Names compared exactly per reading, after a quick similarity pre-selection."""
 
+BY_SOUND = 0.6
+"""How sure a name found by sound is: enough to ask the player, never to act on."""
+
 PRESELECT_CUTOFF = 40.0
 """Names less similar than this (rapidfuzz ratio of the spellings) are never candidates;
 every name :func:`games.name_match.score` accepts is far more similar."""
@@ -76,6 +86,8 @@ class NameParser(IntentParser):
         slot: str,
         cards: Sequence[Sequence[str]],
         others: Sequence[Sequence[str]] = (),
+        *,
+        by_sound: bool = True,
     ) -> None:
         super().__init__(grammar)
         self.intent = intent
@@ -84,6 +96,10 @@ class NameParser(IntentParser):
         self.others = [tuple(forms) for forms in others]
         """Names that are no card: heard as themselves, always a wrong guess."""
         self._all = self.cards + self.others
+        self.sounds = SoundIndex(grammar.lang, self._all) if by_sound else None
+        """Every name by sound (None: names are matched by their letters alone)."""
+        self._by_sound_found: dict[str, int] = {}  # words → the character found by sound
+        self._said_no: dict[str, set[int]] = {}  # words → characters the player denied
         self._flat = [(i, form) for i, forms in enumerate(self._all) for form in forms]
         self._spellings = [" ".join(canonical(form)) for _, form in self._flat]
         self._readings: dict[str, list[str]] = {}
@@ -113,18 +129,20 @@ class NameParser(IntentParser):
         text: str,
         allowed: Iterable[str] | None = None,
         slots: Mapping[str, Iterable[Any]] | None = None,
+        *,
+        heard: bool = False,
     ) -> Intent | None:
         norm = normalize(text)
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        result = self._parse(norm, text, allowed_set, slots)
+        result = self._parse(norm, text, allowed_set, slots, heard)
         if result is not None and result.score >= 1.0:
             return result  # the whole sentence ("Hey Duggee" is a name)
         words = norm.split()
         opened = " ".join(words[self.grammar.opening(words) :])
         if opened != norm:  # "hey, Mickey Mouse", "genau, Bambi": a guess as sure as without
-            found = self._parse(opened, opened, allowed_set, slots)
+            found = self._parse(opened, opened, allowed_set, slots, heard)
             if found is not None and (result is None or found.score > result.score):
                 return Intent(found.name, found.slots, norm, found.score)
         return result
@@ -135,6 +153,7 @@ class NameParser(IntentParser):
         text: str,
         allowed_set: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
+        heard: bool = False,
     ) -> Intent | None:
         exact = self._exact(norm, allowed_set)
         if exact is not None and (allowed_set is None or exact.name in allowed_set):
@@ -170,7 +189,7 @@ class NameParser(IntentParser):
         if result is None and guessing and self._no_guess(norm):
             return Intent(THINKING, {}, norm, 1.0)
         if result is None and guessing and not self._asks(norm):
-            return self._free_guess(norm, text)
+            return (heard and self._by_sound(norm)) or self._free_guess(norm, text)
         return result
 
     def _no_guess(self, norm: str) -> bool:
@@ -332,6 +351,27 @@ class NameParser(IntentParser):
         for phrase in self._not_negations:
             text = text.replace(f" {phrase} ", " ")
         return any(w in self._negations or w.endswith("n't") for w in text.split())
+
+    def _by_sound(self, norm: str) -> Intent | None:
+        """The name the guess clearly sounds like, if any (see the module text)."""
+        if self.sounds is None:
+            return None
+        leave_out = self._said_no.get(norm, set())
+        match = self.sounds.best_of(self._slot_readings(norm) or [norm], leave_out)
+        if match is None or not match.found:
+            return None
+        if len(self._by_sound_found) > 64:
+            self._by_sound_found.clear()
+        self._by_sound_found[norm] = match.group
+        return Intent(self.intent, {self.slot: match.form}, norm, BY_SOUND)
+
+    def declined(self, text: str) -> None:
+        """The player said no to the name these words were taken for: if it was found by
+        sound, the same words never find it again (the player's own words count then)."""
+        norm = normalize(text)
+        group = self._by_sound_found.get(norm)
+        if group is not None:
+            self._said_no.setdefault(norm, set()).add(group)
 
     def _free_guess(self, norm: str, text: str) -> Intent:
         """A guess that names nobody we know: wrong, in the guesser's own words (carrier

@@ -77,7 +77,7 @@ class PlayPolicy:
         """``intents``/``slots``: the phase; ``answering``: a yes/no answer is awaited."""
         if not transcript.text:
             return Verdict(Decision.IGNORE, None, 0.0)
-        intent = self.parser.parse(transcript.text, intents, slots)
+        intent = self.parser.parse(transcript.text, intents, slots, heard=True)
         if intent is None:
             return Verdict(Decision.IGNORE, None, 0.0)
         confidence = self.meaning_confidence(transcript, intent, intents, slots)
@@ -109,7 +109,7 @@ class PlayPolicy:
         meaning = meaning_of(intent, slots)
         total = min(transcript.confidence, intent.score)
         for alternative in transcript.alternatives:
-            other = self.parser.parse(alternative.text, intents, slots)
+            other = self.parser.parse(alternative.text, intents, slots, heard=True)
             if other is not None and meaning_of(other, slots) == meaning:
                 total += min(alternative.confidence, other.score)
         return min(1.0, total)
@@ -132,7 +132,7 @@ class PlayPolicy:
 
         found: dict[str, float] = {}
         for alternative in transcript.alternatives:
-            other = self.parser.parse(alternative.text, intents, slots)
+            other = self.parser.parse(alternative.text, intents, slots, heard=True)
             if other is None or other.name != intent.name:
                 continue
             value = other.slots.get("colour")
