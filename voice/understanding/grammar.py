@@ -9,11 +9,11 @@ table (player names, a custom deck) are added at run time as ``dynamic_lists``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from hassil import Intents
@@ -35,6 +35,8 @@ from games.errors import FarbspielError
 from voice.understanding.frames import Frames
 from words.numbers import ordinal_forms
 from words.text import normalize
+
+_T = TypeVar("_T")
 
 LANGUAGES = ("de", "en")
 
@@ -201,6 +203,16 @@ class Grammar:
             return Frames(self._frame_spec, self.slot_lists, self.lang)
         except Exception as exc:  # hassil raises many kinds on bad templates
             raise GrammarError(f"grammars/{self.lang}: cannot parse frames: {exc}") from exc
+
+    def derived(self, key: str, make: Callable[[Grammar], _T]) -> _T:
+        """What ``make`` works out from this grammar, made once and kept as long as the
+        grammar lives (a cache elsewhere that held the grammar would keep every game's
+        grammar alive)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_derived", {})
+        if key not in cache:
+            cache[key] = make(self)
+        found: _T = cache[key]
+        return found
 
     @property
     def intent_names(self) -> frozenset[str]:

@@ -31,8 +31,6 @@ the answer too.
 
 from __future__ import annotations
 
-import weakref
-
 from voice.understanding.fallback import Fallback
 from voice.understanding.grammar import Grammar
 from words.text import normalize
@@ -69,36 +67,30 @@ def meant_for_game(grammar: Grammar, text: str) -> bool:
     return len(unknown) < TALK_UNKNOWN and len(content) < TALK_LENGTH
 
 
-_KNOWN: weakref.WeakKeyDictionary[Grammar, frozenset[str]] = weakref.WeakKeyDictionary()
-
-
 def _known_words(grammar: Grammar) -> frozenset[str]:
     """The words the game uses: its templates and lists, its frames, skip and guard
     words (worked out once per grammar)."""
-    found = _KNOWN.get(grammar)
-    if found is None:
-        words = set(grammar.vocabulary)
-        for phrase in grammar.skip_words:
+    return grammar.derived("talk_known_words", _words_of)
+
+
+def _words_of(grammar: Grammar) -> frozenset[str]:
+    words = set(grammar.vocabulary)
+    for phrase in grammar.skip_words:
+        words.update(phrase.split())
+    for kind in ("question_word", "filler", "stop", "subject", "deictic"):
+        for phrase in grammar.guard_words.get(kind, ()):
             words.update(phrase.split())
-        for kind in ("question_word", "filler", "stop", "subject", "deictic"):
-            for phrase in grammar.guard_words.get(kind, ()):
-                words.update(phrase.split())
-        found = _KNOWN[grammar] = frozenset(words)
-    return found
+    return frozenset(words)
 
 
 def _two_of_a_kind(grammar: Grammar, norm: str) -> bool:
     """Are two different values of one kind named (two colours, two word cards)?"""
-    fallback = Fallback(grammar) if grammar not in _FALLBACKS else _FALLBACKS[grammar]
-    _FALLBACKS[grammar] = fallback
+    fallback = grammar.derived("talk_fallback", Fallback)
     seen: dict[str, object] = {}
     for span in fallback.spans(fallback.tokens(norm)):
         if seen.setdefault(span.slot, span.value) != span.value:
             return True
     return False
-
-
-_FALLBACKS: weakref.WeakKeyDictionary[Grammar, Fallback] = weakref.WeakKeyDictionary()
 
 
 def _talk_markers(grammar: Grammar) -> frozenset[str]:
