@@ -103,6 +103,9 @@ class Frames:
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
         """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
+        self.joins: frozenset[str] = frozenset(normalize(w) for w in spec.get("joins") or ())
+        """Words that join names ("and", "oder"): a player's name next to one is part of
+        a longer name ("Ben and Holly"), not a vocative."""
         self.words: frozenset[str] = frozenset(w for f in frames for w in f.words)
         """Every word of any frame."""
 
@@ -187,6 +190,8 @@ class Frames:
             kinds, value = reached[position]
             for frame in self._at(words, position, (*LEFT, *EVERYWHERE)):
                 end = position + len(frame.words)
+                if frame.value is not None and end < len(words) and words[end] in self.joins:
+                    continue  # "Ben and Holly": one name, said by anyone
                 if end not in reached:
                     reached[end] = (
                         kinds | {frame.kind},
@@ -207,6 +212,8 @@ class Frames:
             kinds, value = reached[position]
             for frame in self._before(words, position, RIGHT):
                 start = position - len(frame.words)
+                if frame.value is not None and start > 0 and words[start - 1] in self.joins:
+                    continue  # "Holly and Ben"
                 if start not in reached:
                     reached[start] = (
                         kinds | {frame.kind},
