@@ -41,3 +41,24 @@ def test_folding_appends_the_measurable_entries_and_marks_what_fails(tmp_path: P
     assert corpus.read_text(encoding="utf-8").startswith(
         (CORPORA / "farben.en.yaml").read_text(encoding="utf-8")
     )
+
+
+def test_an_entry_with_texts_understood_and_not_is_folded_as_two(tmp_path: Path) -> None:
+    """Only the texts not understood are known failures: the corpus test then notices the
+    day each of them starts to work, and the others are checked from the start."""
+    shutil.copy(CORPORA / "farben.en.yaml", tmp_path / "farben.en.yaml")
+    held = tmp_path / "C"
+    held.mkdir()
+    (held / "farben.en.yaml").write_text(
+        "game: farben\nlang: en\nentries:\n"
+        '  - texts: ["I chose red", "zzz qqq", "qqq zzz"]\n'
+        "    before: story\n    speaker: Cem\n"
+        "    expect: {intent: reveal, slots: {colour: red}}\n",
+        encoding="utf-8",
+    )
+    corpus, count, marked, _ = fold_file(held / "farben.en.yaml", tmp_path)
+    assert (count, marked) == (2, 1)
+    added = load_cases(corpus)[-3:]
+    assert [(c.text, c.known_failure is not None) for c in added] == [
+        ("I chose red", False), ("zzz qqq", True), ("qqq zzz", True),
+    ]  # fmt: skip
