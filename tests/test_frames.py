@@ -234,3 +234,36 @@ def test_what_is_meant_for_the_game_is_answered_not_understood(lang: str, line: 
         if lang == "en"
         else "Das habe ich nicht verstanden. Sag „Hilfe“, dann sage ich, was gerade geht."
     ]
+
+
+# --- a remark beside the sentence ----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line", "colour"),
+    [("en", "purple, because of my jumper", "purple"), ("en", "green, obviously", "green"),
+     ("en", "yellow because the sun is yellow", "yellow"),
+     ("de", "lila, wegen dem Ranzen", "purple"), ("de", "grün weil die Wiese grün ist", "green"),
+     ("de", "also gelb. Das passt halt", "yellow")],
+)  # fmt: skip
+def test_a_move_with_a_remark_beside_it_is_the_move(lang: str, line: str, colour: str) -> None:
+    """A reason or a remark after a pause, or opened by "because"/"wegen", that names
+    nothing of the game: the move is made as if said alone."""
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = len(session.actions)
+    said_to(session, line)
+    assert len(session.actions) == moves + 1 or session.awaiting is not None
+    made = session.actions[-1] if len(session.actions) > moves else None
+    if made is not None:
+        assert made.args.get("colour") == colour
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "purple, because Ben said so"), ("en", "purple, or not?"), ("en", "red, no, wait"),
+     ("en", "purple, don't you think"), ("de", "lila, weil Ben das will"),
+     ("de", "lila, oder nicht?"), ("de", "rot, wie bei Ben"), ("de", "grün, keine Ahnung")],
+)  # fmt: skip
+def test_a_remark_that_names_someone_asks_or_denies_keeps_it_no_move(lang, line) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = list(session.actions)
+    said_to(session, line)
+    assert session.actions == moves and session.awaiting is None

@@ -103,6 +103,9 @@ class Frames:
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
         """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
+        self.asides: frozenset[str] = frozenset(normalize(w) for w in spec.get("aside") or ())
+        """Words that open a remark beside the sentence ("wegen", "because", "like"),
+        see :func:`voice.understanding.framing.aside`."""
         self.joins: frozenset[str] = frozenset(normalize(w) for w in spec.get("joins") or ())
         """Words that join names ("and", "oder"): a player's name next to one is part of
         a longer name ("Ben and Holly"), not a vocative."""
@@ -176,6 +179,10 @@ class Frames:
         """``norm`` without the words that may be dropped anywhere ("mal", "doch")."""
         kept = [w for w in norm.split() if w not in self.inside]
         return " ".join(kept) if kept else norm
+
+    def pauses(self, raw: str, count: int) -> frozenset[int]:
+        """Word positions of ``raw`` that follow a typed pause (comma, full stop …)."""
+        return _pauses(raw, count)
 
     # --- frames at either end ----------------------------------------------------------
     def _lefts(

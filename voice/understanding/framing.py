@@ -166,3 +166,62 @@ def through(
     if reading.addressee is not None and slot is not None and slot not in out:
         out[slot] = reading.addressee  # "Cem, can I have a hint": a hint from Cem
     return name, out
+
+
+ASIDE_FORBIDDEN = ("refusal", "hedge", "question_word")
+"""Guard words that make a remark more than a remark ("red, or not?", "weiß, oder?");
+and a remark may not start like a question ("red, is that okay")."""
+
+MAX_ASIDE = 8
+"""At most this many words of a remark beside the sentence."""
+
+
+def aside(
+    parser: Matcher, norm: str, raw: str | None, allowed: frozenset[str] | None
+) -> tuple[Intent, str] | None:
+    """A sentence with a remark beside it that names nothing of the game: "braun, wegen
+    dem Ranzen", "white, like chalk", "und das ist meine Geschichte. fertig". The remark
+    starts after a pause (a typed comma or full stop) or with a word that opens one
+    (``aside`` of the frames: "wegen", "because", "like"); before the sentence only after a
+    pause. It may hold no value of any list (no colour, player, word card), no negation,
+    hedge or question: "rot, oder nicht?" and "braun, wie Lenas" stay what they were."""
+    frames = parser.grammar.frames
+    words = norm.split()
+    if len(words) < 2:
+        return None
+    pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
+    opens = {i for i in range(1, len(words)) if words[i] in frames.asides}
+    for cut in sorted(pauses | opens, key=lambda i: -max(i, len(words) - i)):
+        tries = [(words[:cut], words[cut:])]
+        if cut in pauses:
+            tries.append((words[cut:], words[:cut]))
+        for core, remark in sorted(tries, key=lambda t: -len(t[0])):
+            if len(remark) > MAX_ASIDE:
+                continue
+            text = " ".join(core)
+            found = _as_core(parser, text, allowed)
+            values = text
+            if found is None:
+                inner = framed(parser, text, None, allowed)
+                if inner is None:
+                    continue
+                found, values = inner
+            if _only_remark(parser, remark, found.slots):
+                return Intent(found.name, found.slots, norm, found.score), values
+    return None
+
+
+def _only_remark(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -> bool:
+    """Do the words of a remark name nothing of the game but what the sentence named
+    ("yellow, because the sun is yellow"), and ask or deny nothing?"""
+    grammar = parser.grammar
+    words = remark[1:] if remark[0] in grammar.frames.asides else remark
+    guard = grammar.guard_words
+    forbidden = frozenset().union(*(guard.get(kind, frozenset()) for kind in ASIDE_FORBIDDEN))
+    if any(w in forbidden or w.endswith("n't") for w in words):
+        return False
+    if words and words[0] in guard.get("question_start", frozenset()):
+        return False
+    fallback = parser.fallback
+    spans = fallback.spans(fallback.tokens(" ".join(remark)))
+    return all(slots.get(span.slot) == span.value for span in spans)

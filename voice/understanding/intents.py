@@ -137,6 +137,9 @@ class IntentParser:
             return framed  # "game master, Anna played red": not a stranger "game master …"
         if found is not None:
             return found, None
+        beside = framing.aside(self, norm, raw, allowed)  # "braun, wegen dem Ranzen"
+        if beside is not None:
+            return beside
         return self._guessed(norm, allowed, slots), None
 
     def _as_said(
