@@ -102,6 +102,11 @@ class Grammar:
         self.quiet_intents: frozenset[str] = frozenset(common.get("quiet_intents", []))
         """Table talk the templates list so that recognisers hear it as what it is ("nicht
         gelb", "blue or green") instead of as the nearest move; understood, it is let be."""
+        self.question_intents: frozenset[str] = frozenset(
+            [*common.get("question_intents", []), *game.get("question_intents", [])]
+        )
+        """Intents that only tell something (the score, the words): a question the
+        templates do not list may still find them (:mod:`voice.understanding.questions`)."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
         """Moves whose values must never come from a negation, question, wish or advice."""
         self.guard_words: dict[str, frozenset[str]] = {
@@ -386,6 +391,7 @@ _OWN_KEYS = frozenset(
     {
         "global_intents",
         "guarded_intents",
+        "question_intents",
         "guard_words",
         "quiet_intents",
         "opening_words",

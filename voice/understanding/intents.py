@@ -22,6 +22,7 @@ from voice.understanding import framing
 from voice.understanding.fallback import Fallback, refused
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Intent as Intent  # where it always was
+from voice.understanding.questions import question
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -140,7 +141,10 @@ class IntentParser:
         beside = framing.aside(self, norm, raw, allowed)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside
-        return self._guessed(norm, allowed, slots), None
+        guessed = self._guessed(norm, allowed, slots)
+        if guessed is None:  # "wer gewinnt gerade?"
+            guessed = question(self.grammar, self.fallback, norm, allowed)
+        return guessed, None
 
     def _as_said(
         self,

@@ -1,0 +1,98 @@
+"""Questions the templates do not list word for word: "wer gewinnt gerade?", "what were
+all the words again?", "wie heißen die Wörter?" (issue 24).
+
+A question only tells something (whose turn, the score, the words, what is left); answering
+the wrong one costs a sentence, never a move. So where nothing else understood an utterance,
+its words may choose among the phase's question intents (``question_intents`` of the
+grammars): each intent's *key words* are the words of its templates that few other intents
+use and no conversational frame holds ("words", "score", "Stapel", "übrig"); the utterance
+must ask (a question word, or a verb first), hold at most three words the game does not know
+and no value of a list (those are for the guarded fallback), and point to one intent more
+than to any other ("oh come on" is no "come again").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from voice.understanding.fallback import Fallback
+from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Intent
+
+SCORE = 0.9
+"""How sure such an answer is: acted on (a question changes nothing)."""
+
+COMMON = 3
+"""A word in the templates of this many intents or more is no key word."""
+
+MAX_UNKNOWN = 3
+"""At most this many words of a question the game does not know ("eigentlich" may be one),
+and never more than one beyond its key words."""
+
+
+def question(
+    grammar: Grammar, fallback: Fallback, norm: str, allowed: frozenset[str] | None
+) -> Intent | None:
+    """The question intent ``norm`` asks, or ``None``."""
+    candidates = grammar.question_intents & (
+        allowed if allowed is not None else grammar.intent_names
+    )
+    if not candidates:
+        return None
+    tokens = fallback.tokens(norm)
+    if not tokens or fallback.spans(tokens):
+        return None
+    guard = grammar.guard_words
+    generic = _generic(grammar)
+    content = [t for t in tokens if t not in generic and t not in grammar.frames.words]
+    known = _known(fallback)
+    unknown = [t for t in content if t not in known and not t.isdigit()]
+    asks = bool(guard.get("question_word", frozenset()) & set(tokens)) or (
+        tokens[0] in guard.get("question_start", frozenset())
+    )
+    if not asks or len(unknown) > MAX_UNKNOWN:
+        return None
+    keys = grammar.derived("question_keys", lambda g: _keys(g, fallback))
+    hits = Counter({name: sum(t in keys.get(name, ()) for t in content) for name in candidates})
+    ranked = hits.most_common(2)
+    best, count = ranked[0]
+    if count == 0 or (len(ranked) > 1 and ranked[1][1] == count):
+        return None  # as near to two: not understood
+    if len(unknown) > count + 1:
+        return None
+    return Intent(best, {}, norm, SCORE)
+
+
+def _generic(grammar: Grammar) -> frozenset[str]:
+    """Words every question may hold: question words, fillers, articles, subjects."""
+    guard = grammar.guard_words
+    kinds = ("question_word", "question_start", "stop", "filler", "subject", "detached")
+    words: set[str] = set()
+    for kind in kinds:
+        for phrase in guard.get(kind, ()):
+            words.update(phrase.split())
+    return frozenset(words)
+
+
+def _known(fallback: Fallback) -> frozenset[str]:
+    return frozenset(w for model in fallback.models.values() for w in model.words)
+
+
+def _keys(grammar: Grammar, fallback: Fallback) -> dict[str, frozenset[str]]:
+    """Each question intent's key words: its template words few intents share."""
+    spread: Counter[str] = Counter()
+    for model in fallback.models.values():
+        spread.update(model.words)
+    generic = _generic(grammar)
+    return {
+        name: frozenset(
+            w for w in _words(fallback, name) if spread[w] < COMMON and w not in generic
+        )
+        for name in grammar.question_intents
+    }
+
+
+def _words(fallback: Fallback, name: str) -> Iterable[str]:
+    model = fallback.models.get(name)
+    return () if model is None else (w for w in model.words if not w.startswith("{"))
