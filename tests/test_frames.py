@@ -267,3 +267,13 @@ def test_a_remark_that_names_someone_asks_or_denies_keeps_it_no_move(lang, line)
     moves = list(session.actions)
     said_to(session, line)
     assert session.actions == moves and session.awaiting is None
+
+
+def test_a_remark_may_hold_a_word_card_that_is_not_on_the_table() -> None:
+    """Farben's deck has hundreds of words ("beach"); only the two on the card count."""
+    session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
+    session.hear("I'll take Holiday, because of the beach")
+    assert session.actions[-1].args.get("word") == "Holiday"
+    session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
+    session.hear("Holiday, because School is boring")  # the other word on the card
+    assert session.actions == []

@@ -23,7 +23,7 @@ utterance: a tag question typed with "?" ("Cem had green, right?") is no move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from voice.understanding.fallback import Fallback, refused
@@ -177,14 +177,21 @@ MAX_ASIDE = 8
 
 
 def aside(
-    parser: Matcher, norm: str, raw: str | None, allowed: frozenset[str] | None
+    parser: Matcher,
+    norm: str,
+    raw: str | None,
+    allowed: frozenset[str] | None,
+    phase_slots: Mapping[str, Iterable[Any]] | None = None,
 ) -> tuple[Intent, str] | None:
     """A sentence with a remark beside it that names nothing of the game: "braun, wegen
     dem Ranzen", "white, like chalk", "und das ist meine Geschichte. fertig". The remark
     starts after a pause (a typed comma or full stop) or with a word that opens one
     (``aside`` of the frames: "wegen", "because", "like"); before the sentence only after a
     pause. It may hold no value of any list (no colour, player, word card), no negation,
-    hedge or question: "rot, oder nicht?" and "braun, wie Lenas" stay what they were."""
+    hedge or question: "rot, oder nicht?" and "braun, wie Lenas" stay what they were. Of a
+    list the phase narrows (``phase_slots``: the two words on the card) only its values
+    count: "holiday, because of the beach" names no word card on the table."""
+    possible = {k: frozenset(v) for k, v in (phase_slots or {}).items()}
     frames = parser.grammar.frames
     words = norm.split()
     if len(words) < 2:
@@ -206,12 +213,17 @@ def aside(
                 if inner is None:
                     continue
                 found, values = inner
-            if _only_remark(parser, remark, found.slots):
+            if _only_remark(parser, remark, found.slots, possible):
                 return Intent(found.name, found.slots, norm, found.score), values
     return None
 
 
-def _only_remark(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -> bool:
+def _only_remark(
+    parser: Matcher,
+    remark: list[str],
+    slots: Mapping[str, Any],
+    possible: Mapping[str, frozenset[Any]],
+) -> bool:
     """Do the words of a remark name nothing of the game but what the sentence named
     ("yellow, because the sun is yellow"), and ask or deny nothing?"""
     grammar = parser.grammar
@@ -224,4 +236,8 @@ def _only_remark(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -
         return False
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
-    return all(slots.get(span.slot) == span.value for span in spans)
+    return all(
+        slots.get(span.slot) == span.value
+        or (span.slot in possible and span.value not in possible[span.slot])
+        for span in spans
+    )

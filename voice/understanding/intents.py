@@ -138,7 +138,7 @@ class IntentParser:
             return framed  # "game master, Anna played red": not a stranger "game master …"
         if found is not None:
             return found, None
-        beside = framing.aside(self, norm, raw, allowed)  # "braun, wegen dem Ranzen"
+        beside = framing.aside(self, norm, raw, allowed, slots)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside
         guessed = self._guessed(norm, allowed, slots)
