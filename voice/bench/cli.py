@@ -23,7 +23,12 @@ def add_bench_parser(commands: Any) -> None:
         "report.md, chart.png and results.json into --out.",
     )
     bench.add_argument("--lang", default="de,en", help="languages, comma-separated (de,en)")
-    bench.add_argument("--engine", default="sphinx", help="engines, comma-separated (sphinx)")
+    bench.add_argument(
+        "--engine",
+        default="sphinx",
+        help="engines, comma-separated: sphinx, vosk, or a Wyoming speech-to-text service "
+        "tcp://HOST:PORT (default sphinx)",
+    )
     bench.add_argument(
         "--voices-de",
         help="espeak-ng voices for German, NAME or NAME@WPM (default: the fitted voices "
@@ -80,6 +85,21 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
             if item not in allowed:
                 raise UsageError(f"{name}: {item!r} is not one of {', '.join(allowed)}")
     return items
+
+
+def _engines(value: str) -> tuple[str, ...]:
+    """``--engine``: sphinx, vosk, or a Wyoming speech-to-text service (tcp://HOST:PORT,
+    unix://PATH), which is then measured beside the others in the same report."""
+    from voice.errors import UsageError
+    from voice.recognition.wyoming import is_wyoming_uri
+
+    engines = _list(value, "--engine")
+    for engine in engines:
+        if engine not in ENGINES and not is_wyoming_uri(engine):
+            raise UsageError(
+                f"--engine: {engine!r} is not one of {', '.join(ENGINES)}, tcp://HOST:PORT"
+            )
+    return engines
 
 
 def _front_ends(args: argparse.Namespace) -> tuple[Any, ...]:
@@ -142,7 +162,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
     langs = _list(args.lang, "--lang", LANGS)
     games = _list(args.games, "--games", GAMES)
     fronts = _front_ends(args)
-    engines = _list(args.engine, "--engine", ENGINES)
+    engines = _engines(args.engine)
     noise = _conditions(args)
     options = BenchOptions(
         out=args.out,

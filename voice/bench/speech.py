@@ -102,12 +102,22 @@ def open_engine(
         from voice.recognition.sphinx import SphinxRecogniser
 
         return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end, lang)
+    from voice.recognition.wyoming import WyomingRecogniser, is_wyoming_uri
+
+    if is_wyoming_uri(engine):  # a Wyoming speech-to-text service (issue 28.6)
+        recogniser = WyomingRecogniser(engine, lang, _quiet, vad=front_end.vad)
+        return with_front_end(recogniser, front_end, lang)
     import voice.recognition.engines
 
     opener = getattr(voice.recognition.engines, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
     return with_front_end(opener(engine, lang, model_dir), front_end, lang)
+
+
+def _quiet(notice: object) -> None:
+    """The service's notices ("reachable again") are not the benchmark's business: a
+    fault shows as commands not heard."""
 
 
 @cache

@@ -213,6 +213,23 @@ class WyomingRecogniser(Recogniser):
         self._in_flight += 1
         self._jobs.put((audio, self._stream_seconds))
 
+    def settle(self, timeout: float) -> Transcript | None:
+        """Wait (at most ``timeout`` seconds) for the transcript of an utterance already
+        sent; None if nothing is in flight or nothing came. For callers that feed audio
+        faster than real time (the benchmark): the service answers in real time."""
+        deadline = self.now() + timeout
+        while self._in_flight and self.now() < deadline:
+            try:
+                transcript = self._results.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            self._in_flight -= 1
+            if transcript is not None:
+                self._tell()
+                return transcript
+        self._tell()
+        return None
+
     def _answer(self) -> Transcript | None:
         """The next transcript the worker has, if any (the players told of any fault)."""
         self._tell()
