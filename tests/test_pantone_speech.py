@@ -19,6 +19,18 @@ pytestmark = [needs_tts, pytest.mark.slow]
 @pytest.fixture(scope="module")
 def window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
     """Ben's guess window (Anna paints card 1, Mr. Potato Head) and a recogniser on it."""
+    return _window(tmp_path_factory)
+
+
+@pytest.fixture
+def fresh_window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
+    """The same with a recogniser of its own: pocketsphinx adapts to what it heard
+    before, so a test that compares its scores must not depend on which tests ran before
+    it in the same process (the parallel suite shares module fixtures in any order)."""
+    return _window(tmp_path_factory)
+
+
+def _window(tmp_path_factory) -> tuple[Session, SphinxRecogniser]:
     adapter = adapter_for("pantone")
     setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options("en"))
     session = Session(adapter, "en", setup, NullOutput())
@@ -121,11 +133,11 @@ def test_table_talk_the_grammar_cannot_explain_is_not_taken(window, said, heard_
         ("is it donald duck", "Donald Duck"),
         ("is it the grinch", "The Grinch"),
         ("i think it's goofy", "Goofy"),
-        ("maybe cinderella", "Cinderella"),
+        ("is it cinderella", "Cinderella"),
     ],
 )
 def test_the_guess_is_weighed_against_a_few_likely_names(
-    window, monkeypatch, said, character
+    fresh_window, monkeypatch, said, character
 ) -> None:
     """The guess grammar holds hundreds of names, and pocketsphinx's lattice over all of
     them took most of a second (the player waited for the answer); the n-best list comes
@@ -133,7 +145,7 @@ def test_the_guess_is_weighed_against_a_few_likely_names(
     that was said, and the guess is as sure as the lattice over every name made it."""
     from voice.recognition import sphinx
 
-    session, recogniser = window
+    session, recogniser = fresh_window
     narrow = recogniser._grammar.narrow
     assert narrow is not None and len(narrow.values) > 10 * sphinx.NARROW_VALUES
     lists: list[tuple[dict, dict]] = []

@@ -130,3 +130,23 @@ def test_similarity_is_one_for_the_same_sound_and_less_for_others() -> None:
     near, far = sounds.sound_of("big lit", "en"), sounds.sound_of("Donald Duck", "en")
     assert near is not None and far is not None
     assert sounds.similarity(same, near) > sounds.FIND > sounds.similarity(same, far)
+
+
+@pytest.mark.parametrize("heard", ["penalty for man", "then get out of turn"])
+def test_a_command_with_a_name_misheard_costs_no_try(heard) -> None:
+    """An open-vocabulary recogniser (a Wyoming server) hears "Penalty for Ben" as
+    "penalty for man": that is no guess of Ben's in his own words."""
+    session, out = _guess_window()
+    session.hear_speech(Transcript(heard, 1.0))
+    assert not any(r.get("type") == "wrong_guess" for r in out.records)
+    assert [a.name for a in session.actions][-1] == "done"  # nothing after Anna's "done"
+
+
+@pytest.mark.parametrize(
+    "heard", ["hurry up the time is running out", "i have no clue what that is meant to be"]
+)
+def test_words_longer_than_any_name_are_thinking_aloud(heard) -> None:
+    session, out = _guess_window()
+    session.hear_speech(Transcript(heard, 1.0))
+    assert not any(r.get("type") == "wrong_guess" for r in out.records)
+    assert [a.name for a in session.actions][-1] == "done"

@@ -32,6 +32,7 @@ Everything else is parsed as usual.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from hassil import Intents, recognize_all
@@ -189,6 +190,8 @@ class NameParser(IntentParser):
         if result is None and guessing and self._no_guess(norm):
             return Intent(THINKING, {}, norm, 1.0)
         if result is None and guessing and not self._asks(norm):
+            if self._like_a_command(norm, allowed_set):
+                return None  # "penalty for man": a command with a word misheard, no guess
             return (heard and self._by_sound(norm)) or self._free_guess(norm, text)
         return result
 
@@ -325,6 +328,46 @@ class NameParser(IntentParser):
             forms.setdefault(card, form)
         return list(forms.values())
 
+    @cached_property
+    def _longest_name(self) -> int:
+        """The most words of any name we know (a free guess longer than that is no name)."""
+        return max((len(form.split()) for forms in self._all for form in forms), default=1)
+
+    @cached_property
+    def _command_words(self) -> frozenset[str]:
+        """Words of the other intents' sentences that no name and no question holds
+        ("penalty", "minus", "turn")."""
+        others = self.grammar.intent_names - {self.intent, THINKING, "pass"}
+        names = {w for forms in self._all for form in forms for w in form.split()}
+        guard = self.grammar.guard_words
+        generic = set(self._fillers)
+        for kind in ("question_word", "question_start", "subject", "stop", "detached"):
+            generic |= guard.get(kind, frozenset())
+        return _template_words(self.grammar, sorted(others)) - names - generic
+
+    def _like_a_command(self, norm: str, allowed: frozenset[str] | None) -> bool:
+        """Is this another command with a player's name misheard ("penalty for man"), or
+        are more than half of its words, two at least, those of other commands' sentences
+        ("then get out of turn")? Not a guess then: asked again, no try spent."""
+        words = [w for w in norm.split() if w not in self._fillers]
+        hits = sum(w in self._command_words for w in words)
+        if hits >= 2 and 2 * hits > len(words):
+            return True
+        players = self.grammar.slot_lists.get("player")
+        if not isinstance(players, TextSlotList) or not players.values:
+            return False
+        someone = normalize(str(players.values[0].value_out))
+        others = (allowed or self.grammar.intent_names) - {self.intent, THINKING}
+        said = norm.split()
+        if len(said) < 2 or not hits:
+            return False  # "Rubble" alone: a name, whatever else a name would be
+        return any(
+            self._exact(" ".join([*said[:i], someone, *said[i + 1 :]]), frozenset(others))
+            is not None
+            for i in range(len(said))
+            if said[i] != someone
+        )
+
     @property
     def _carrier_words(self) -> frozenset[str]:
         cached = getattr(self, "_carrier_cache", None)
@@ -387,7 +430,8 @@ class NameParser(IntentParser):
             start += 1
         while end > start and words[end - 1] in self._fillers:
             end -= 1
-        if start == end:
+        if start == end or end - start > self._longest_name:
+            # nothing said, or longer than any name: "hurry up, the time is running out"
             return Intent(THINKING, {}, norm, 1.0)
         typed = normalize(text, keep_case=True).split()
         shown = typed if len(typed) == len(words) else words
