@@ -277,3 +277,33 @@ def test_a_remark_may_hold_a_word_card_that_is_not_on_the_table() -> None:
     session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
     session.hear("Holiday, because School is boring")  # the other word on the card
     assert session.actions == []
+
+
+# --- a try taken back in the same breath ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line", "colour"),
+    [("de", "Gelb, nein, warte, orange!", "orange"), ("de", "gelb nein warte orange", "orange"),
+     ("de", "Rot, äh nee, lila", "purple"), ("en", "Yellow, no wait, orange!", "orange"),
+     ("en", "red, no, orange", "orange"), ("en", "yellow, silly me, green", "green"),
+     ("de", "rot, nicht blau", "red"), ("en", "red, not blue", "red")],
+)  # fmt: skip
+def test_the_colour_left_standing_is_the_move(lang: str, line: str, colour: str) -> None:
+    """A colour taken back before the game master answered does not count; "rot, nicht
+    blau" says red again."""
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = len(session.actions)
+    session.hear(line)
+    assert len(session.actions) == moves + 1
+    assert session.actions[-1].args.get("colour") == colour
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "no red, no green"), ("de", "Ben, nicht rot, gelb"), ("de", "blau oder lieber grün?"),
+     ("de", "rot? nein, blau"), ("en", "red or maybe, no, orange")],
+)  # fmt: skip
+def test_a_refusal_advice_or_question_is_no_taking_back(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = list(session.actions)
+    session.hear(line)
+    assert session.actions == moves and session.awaiting is None

@@ -180,6 +180,10 @@ class Frames:
         kept = [w for w in norm.split() if w not in self.inside]
         return " ".join(kept) if kept else norm
 
+    def at(self, words: Sequence[str], i: int, kinds: Iterable[str]) -> list[Any]:
+        """The frames of ``kinds`` that start at ``words[i]``."""
+        return list(self._at(words, i, kinds))
+
     def pauses(self, raw: str, count: int) -> frozenset[int]:
         """Word positions of ``raw`` that follow a typed pause (comma, full stop …)."""
         return _pauses(raw, count)

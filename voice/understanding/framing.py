@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from voice.understanding.fallback import Fallback, refused
 from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar
-from voice.understanding.intent import Intent
+from voice.understanding.intent import Core, Intent
 
 CORRECTION = "correction"
 """The grammar's intent of a correction right after a move ("nein, doch gelb")."""
@@ -199,10 +199,11 @@ def aside(
     pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
     opens = {i for i in range(1, len(words)) if words[i] in frames.asides}
     for cut in sorted(pauses | opens, key=lambda i: -max(i, len(words) - i)):
-        tries = [(words[:cut], words[cut:])]
+        after = not any(cut < p < len(words) for p in pauses)  # no pause inside the remark
+        tries = [(words[:cut], words[cut:], after)]
         if cut in pauses:
-            tries.append((words[cut:], words[:cut]))
-        for core, remark in sorted(tries, key=lambda t: -len(t[0])):
+            tries.append((words[cut:], words[:cut], False))
+        for core, remark, joined in sorted(tries, key=lambda t: -len(t[0])):
             if len(remark) > MAX_ASIDE:
                 continue
             text = " ".join(core)
@@ -213,8 +214,11 @@ def aside(
                 if inner is None:
                     continue
                 found, values = inner
-            if _only_remark(parser, remark, found.slots, possible):
-                return Intent(found.name, found.slots, norm, found.score), values
+            if (joined and _contrast(parser, remark, found.slots)) or _only_remark(
+                parser, remark, found.slots, possible
+            ):
+                # the guard reads the sentence alone: the remark was read here
+                return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
 
 
@@ -240,4 +244,24 @@ def _only_remark(
         slots.get(span.slot) == span.value
         or (span.slot in possible and span.value not in possible[span.slot])
         for span in spans
+    )
+
+
+def _contrast(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -> bool:
+    """Is the remark "not" and other values of the sentence's own slots, said together
+    ("grün, nicht blau", "red, not orange")? It only says the sentence again ("red, no,
+    orange", with a pause after "no", takes red back: :mod:`.retraction`)."""
+    fallback = parser.fallback
+    tokens = fallback.tokens(" ".join(remark))
+    refusal = parser.grammar.guard_words.get("refusal", frozenset())
+    if len(tokens) < 2 or tokens[0] not in refusal:
+        return False
+    rest = tokens[1:]
+    spans = fallback.spans(rest)
+    stop = parser.grammar.guard_words.get("stop", frozenset())
+    covered = {i for span in spans for i in range(span.start, span.end)}
+    return (
+        bool(spans)
+        and all(slots.get(span.slot) not in (None, span.value) for span in spans)
+        and all(i in covered or w in stop for i, w in enumerate(rest))
     )

@@ -25,3 +25,9 @@ class Intent:
 
     def to_json(self) -> dict[str, Any]:
         return {"intent": self.name, "slots": dict(self.slots)}
+
+
+class Core(str):
+    """Where the guard reads instead of the whole utterance: the sentence itself, once
+    what stood beside it was read and found harmless (a remark: "grün, nicht blau") or
+    was taken back ("gelb, nein warte, orange")."""

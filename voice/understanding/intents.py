@@ -21,8 +21,10 @@ from rapidfuzz.distance import OSA
 from voice.understanding import framing
 from voice.understanding.fallback import Fallback, refused
 from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
+from voice.understanding.retraction import retracted
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -83,12 +85,12 @@ class IntentParser:
         allowed_set = frozenset(allowed) if allowed is not None else None
         found, values = self._understand(norm, allowed_set, slots, text)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
-        if (
-            found is not None
-            and found.name in self.grammar.guarded_intents
-            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
-        ):
-            return None  # never a move the player did not make
+        if found is not None and found.name in self.grammar.guarded_intents:
+            said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
+            if "?" in text or refused(
+                self.grammar, self.fallback, said, said_norm, found.slots, values
+            ):
+                return None  # never a move the player did not make
         return found
 
     def refuses(
@@ -108,10 +110,11 @@ class IntentParser:
             found, values = self._last[1]
         else:
             found, values = self._understand(norm, allowed_set, slots, text)
-        return (
-            found is not None
-            and found.name in self.grammar.guarded_intents
-            and refused(self.grammar, self.fallback, text, norm, found.slots, values)
+        if found is None or found.name not in self.grammar.guarded_intents:
+            return False
+        said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
+        return "?" in text or refused(
+            self.grammar, self.fallback, said, said_norm, found.slots, values
         )
 
     def declined(self, text: str) -> None:
@@ -141,6 +144,9 @@ class IntentParser:
         beside = framing.aside(self, norm, raw, allowed, slots)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside
+        taken_back = retracted(self, norm, raw, allowed, slots)  # "gelb, nein warte, orange"
+        if taken_back is not None:
+            return taken_back
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
             guessed = question(self.grammar, self.fallback, norm, allowed)

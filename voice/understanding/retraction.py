@@ -1,0 +1,75 @@
+"""A move said again after a try taken back in the same breath: "Gelb, nein, warte,
+orange!", "rot, äh nee, lila für den Schirm", "yellow, no wait, orange" (issue 24).
+
+People correct themselves before the game master has answered. The sentence after the last
+correction or negation frame ("nein", "warte", "quatsch", "no wait", "I mean") is the move,
+as if said alone, when it is a move with a colour and what stands before it is only a try
+at the same kind of value (a colour, the object in play): nobody named ("Ben, nicht rot,
+gelb" is advice), no question or either-or. A "no" takes back only before a pause ("no red,
+no green" refuses both); "warte", "quatsch", "I mean" always do. The guard then reads the
+sentence after it alone: its "nein" took back the try, not the move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from voice.understanding.framing import Matcher, framed
+from voice.understanding.intent import Core, Intent
+
+TAKE_BACK = ("correction", "negation")
+"""Frames that take back what was said before them."""
+
+TRIED = frozenset({"colour", "object"})
+"""Values a try that is taken back may hold."""
+
+
+def retracted(
+    parser: Matcher,
+    norm: str,
+    raw: str | None,
+    allowed: frozenset[str] | None,
+    slots: Mapping[str, Iterable[Any]] | None = None,
+) -> tuple[Intent, Core] | None:
+    """The move after a try taken back in the same utterance, or ``None``."""
+    grammar = parser.grammar
+    frames = grammar.frames
+    words = norm.split()
+    if raw is not None and "?" in raw:
+        return None  # "blau oder lieber grün?"
+    pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
+    cuts = sorted(
+        {
+            i + len(f.words)
+            for i in range(1, len(words))
+            for f in frames.at(words, i, TAKE_BACK)
+            # a negation takes back only before a pause: "no red, no green" refuses both
+            if f.kind == "correction" or i + len(f.words) in pauses
+        },
+        reverse=True,
+    )
+    fallback = parser.fallback
+    guard = grammar.guard_words
+    asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
+    for cut in cuts:  # the last taking back counts
+        core = words[cut:]
+        if not core:
+            continue
+        text = " ".join(core)
+        found = parser.exact(text, allowed)
+        if found is None:
+            inner = framed(parser, text, None, allowed)
+            found = inner[0] if inner is not None else None
+        if (
+            found is None
+            or found.name not in parser.frame_guarded
+            or not isinstance(found.slots.get("colour"), str)
+        ):
+            continue
+        before = fallback.tokens(" ".join(words[:cut]))
+        spans = fallback.spans(before)
+        if not spans or any(s.slot not in TRIED for s in spans) or asking & set(before):
+            return None
+        return Intent(found.name, found.slots, norm, found.score), Core(text)
+    return None
