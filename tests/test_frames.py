@@ -307,3 +307,14 @@ def test_a_refusal_advice_or_question_is_no_taking_back(lang: str, line: str) ->
     moves = list(session.actions)
     session.hear(line)
     assert session.actions == moves and session.awaiting is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Ich hab kein Lila, ich muss passen."), ("en", "I can't do anything, I pass."),
+     ("en", "I've only got red and orange, I pass.")],
+)  # fmt: skip
+def test_a_reason_before_a_pass_is_the_pass(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    session.hear(line)
+    assert session.actions[-1].name == "pass"

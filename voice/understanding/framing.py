@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from voice.understanding.fallback import Fallback, refused
+from voice.understanding.fallback import VALUE_SLOTS, Fallback, refused
 from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core, Intent
@@ -200,10 +200,10 @@ def aside(
     opens = {i for i in range(1, len(words)) if words[i] in frames.asides}
     for cut in sorted(pauses | opens, key=lambda i: -max(i, len(words) - i)):
         after = not any(cut < p < len(words) for p in pauses)  # no pause inside the remark
-        tries = [(words[:cut], words[cut:], after)]
+        tries = [(words[:cut], words[cut:], after, False)]
         if cut in pauses:
-            tries.append((words[cut:], words[:cut], False))
-        for core, remark, joined in sorted(tries, key=lambda t: -len(t[0])):
+            tries.append((words[cut:], words[:cut], False, True))
+        for core, remark, joined, first in sorted(tries, key=lambda t: -len(t[0])):
             if len(remark) > MAX_ASIDE:
                 continue
             text = " ".join(core)
@@ -214,12 +214,30 @@ def aside(
                 if inner is None:
                     continue
                 found, values = inner
-            if (joined and _contrast(parser, remark, found.slots)) or _only_remark(
-                parser, remark, found.slots, possible
+            if (
+                (joined and _contrast(parser, remark, found.slots))
+                or (first and _reason_before(parser, remark, found, allowed))
+                or _only_remark(parser, remark, found.slots, possible)
             ):
                 # the guard reads the sentence alone: the remark was read here
                 return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _reason_before(
+    parser: Matcher, remark: list[str], found: Intent, allowed: frozenset[str] | None
+) -> bool:
+    """A reason said before a sentence that carries no value ("ich hab kein Lila, ich
+    muss passen", "I can't do anything, I pass"): it may deny and name colours, it cannot
+    change a pass or a "done"; it may not ask, nor be a move itself ("gelb. das passt")."""
+    if any(slot in VALUE_SLOTS for slot in found.slots) or found.name in parser.frame_guarded:
+        return False
+    itself = parser.exact(" ".join(remark), allowed)
+    if itself is not None and itself.name in parser.frame_guarded:
+        return False
+    guard = parser.grammar.guard_words
+    asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
+    return not (asking & set(remark)) and remark[0] not in guard.get("question_start", ())
 
 
 def _only_remark(
