@@ -96,3 +96,25 @@ def test_table_talk_the_recogniser_hears_as_such_is_let_be(name: str, text: str)
     session.hear_speech(Transcript(text, 0.5))
     assert len(session.actions) == moves and session.awaiting is None
     assert not [r for r in session.out.records if r.get("type") not in ("heard",)]
+
+
+def test_a_guess_by_another_name_of_the_card_counts_as_the_card(tmp_path) -> None:
+    """A held-out writer expects the card's full name; "SpongeBob" names the same card,
+    so the benchmark counts it right (and a wrong name stays wrong)."""
+    from pathlib import Path
+
+    from voice.bench.understanding import Tables, load_held_out, run_case
+
+    held = Path(tmp_path) / "pantone.de.yaml"
+    held.write_text(
+        "game: pantone\nlang: de\nentries:\n"
+        '  - {text: "SpongeBob", before: raten, speaker: Ben,'
+        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n"
+        '  - {text: "Garfield", before: raten, speaker: Ben,'
+        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n",
+        encoding="utf-8",
+    )
+    cases, bad = load_held_out(held)
+    assert bad == []
+    tables = Tables()
+    assert [run_case(tables, case).right for case in cases] == [True, False]

@@ -359,6 +359,8 @@ def same_move(session: Session, intent: Intent | None, expect: Mapping[str, Any]
         done = session.adapter.action_for(of, game)
         # the player whose turn it is may be named or not: the same move
         args = {k: v for k, v in done.args.items() if v != game.current_player()}
+        if args.get("card") is not None:  # a name of the card, said one way or another
+            args = {k: v for k, v in args.items() if k not in ("text", "name")}
         return done.name, args
 
     try:
