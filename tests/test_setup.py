@@ -66,10 +66,12 @@ def test_names_alone_answer_who_is_playing(lang, game, said, players):
     assert reply.key == ("confirm" if players else "ask_players_again")
 
 
-def test_names_alone_are_not_players_before_the_question():
+def test_names_said_before_the_game_are_kept_and_the_game_is_asked():
     talk = SetupDialogue("de", never_wrong)
-    assert talk.hear("Anna und Ben").key == "ask_game_again"
-    assert talk.plan.players == ()
+    assert talk.hear("Anna und Ben").key == "ask_game"
+    assert talk.plan.players == ("Anna", "Ben")
+    assert talk.hear("Ben").key == "ask_game_again"  # one name alone: only when asked who plays
+    assert talk.plan.players == ("Anna", "Ben")
 
 
 def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():

@@ -24,7 +24,9 @@ class Plan:
         assert self.game is not None
         line = [self.game, "--lang", self.lang, "--players", ",".join(self.players)]
         for flag, value in self.options.items():
-            if value:
+            if value == "true":  # a flag without a value ("--speed")
+                line.append(flag)
+            elif value:
                 line += [flag, value]
         return line
 
@@ -58,10 +60,12 @@ class SetupDialogue:
             if self.history:
                 self.plan = self.history.pop()
             return self._next("went_back" if self.history or self.plan.game else "ask_game")
-        if answer.word == "again":
+        if answer.word in ("again", "new_round"):
             if self.last is None:
                 return Reply("no_last_time")
             return self._apply(self.last)
+        if answer.word == "other_game":
+            return self._apply(replace(self.plan, game=None, options={}))
         if answer.word == "yes":
             if self._step() != "confirm":
                 return self._next()
