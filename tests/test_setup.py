@@ -156,3 +156,14 @@ def test_every_ordinary_yes_starts_and_every_no_asks_what_else(lang):
 def test_a_yes_with_more_in_it_is_not_a_plain_yes():
     talk = SetupDialogue("de", never_wrong)
     assert talk.hear("ja, Pantone").key == "ask_players"  # the game is taken, not a "yes"
+
+
+def test_a_name_that_is_a_command_is_said_back_before_the_game_is_known():
+    from voice.session.player_names import command_name_problem
+
+    talk = SetupDialogue("de", never_wrong, names=command_name_problem)
+    reply = talk.hear("wir sind Pause, Ben und Cem")
+    assert reply.key == "cannot" and "Pause" in str(reply.data["problem"])
+    assert talk.plan.players == ()
+    talk.hear("wir sind Paula, Ben und Cem")
+    assert talk.plan.players == ("Paula", "Ben", "Cem")

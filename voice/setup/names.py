@@ -6,16 +6,46 @@ said alone; teams ("Anna and Cem against Ben and Dana"). The words are data
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from rapidfuzz import fuzz, process
 
 from voice.setup.grammar import SetupGrammar, setup_grammar
 
 MAX_NAMES = 8
+FUZZY, FUZZY_MIN = 85, 5  # as voice.setup.understanding
 LANGUAGES = ("de", "en")
 TOKEN = re.compile(r"[^\W\d_][\w'’-]*|,")
 
 
+SPELLED = re.compile(r"(?<![\w'])(?:[^\W\d_][ .-]+){2,}[^\W\d_](?![\w'])")
+"""A name spelled letter by letter ("A N N A", "b-e-n")."""
+DOUBLED = re.compile(
+    r"([^\W\d_]+) (?:mit|with) (?:zwei|two|double|doppel|doppeltem?) ([^\W\d_])\b", re.I
+)
+"""A spelling note after a name ("Anna mit zwei N", "Ana with two n's": Anna)."""
+
+
+def _spelled(raw: str) -> str:
+    """Spelled names and spelling notes made into the names they spell."""
+
+    def letters(match: re.Match[str]) -> str:
+        word = re.sub(r"[ .-]", "", match.group(0))
+        return word[:1].upper() + word[1:].lower()
+
+    def doubled(match: re.Match[str]) -> str:
+        name, letter = match.group(1), match.group(2).lower()
+        if name.lower().count(letter) == 1:
+            at = name.lower().index(letter)
+            name = name[: at + 1] + letter + name[at + 1 :]
+        return name
+
+    raw = re.sub(r"\b(\w)'s\b", r"\1", raw)  # "two n's"
+    return DOUBLED.sub(doubled, SPELLED.sub(letters, raw))
+
+
 def _tokens(raw: str) -> list[str]:
-    return [t.replace("’", "'") for t in TOKEN.findall(raw)]
+    return [t.replace("’", "'") for t in TOKEN.findall(_spelled(raw))]
 
 
 def everyone(g: SetupGrammar, kind: str) -> set[str]:
@@ -24,6 +54,17 @@ def everyone(g: SetupGrammar, kind: str) -> set[str]:
     for lang in LANGUAGES:
         words |= {str(w) for w in setup_grammar(lang).players[kind]}
     return words
+
+
+@cache
+def _vocabulary(lang: str) -> tuple[str, ...]:
+    g = setup_grammar(lang)
+    return tuple(w for w in g.not_names - g.fillers if len(w) >= FUZZY_MIN)
+
+
+def vocabulary(g: SetupGrammar) -> tuple[str, ...]:
+    """The set-up's own longer words: a word close to one of them is no name."""
+    return _vocabulary(g.lang)
 
 
 class _Reader:
@@ -41,6 +82,7 @@ class _Reader:
         self.join = {","} | everyone(g, "join")
         self.skip = everyone(g, "skip")
         self.self_words = everyone(g, "self")
+        self.vocabulary = vocabulary(g)
 
     def is_name(self, i: int) -> bool:
         token, low = self.tokens[i], self.low[i]
@@ -48,19 +90,25 @@ class _Reader:
             return False
         if not token.replace("-", "").replace("'", "").isalpha():
             return False
+        if len(low) >= FUZZY_MIN and process.extractOne(
+            low, self.vocabulary, scorer=fuzz.ratio, score_cutoff=FUZZY
+        ):
+            return False  # a set-up word misspelt ("colurs"), not a name
         return not self.typed_case or token[:1].isupper() or i == 0
 
     def run(self, start: int, self_ok: bool) -> tuple[list[str], int, bool]:
         """Names from ``start`` on, with joining words: (names, end, joined)."""
         names: list[str] = []
-        joined = False
+        joined = linked = False
         i = start
         while i < len(self.tokens):
             low = self.low[i]
             if self.is_name(i):
+                joined = joined or (bool(names) and linked)
                 names.append(self.tokens[i][:1].upper() + self.tokens[i][1:])
+                linked = False
             elif low in self.join:
-                joined = joined or bool(names)
+                linked = bool(names)
             elif low in self.skip:
                 pass
             elif low in self.self_words:

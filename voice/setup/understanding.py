@@ -36,7 +36,7 @@ def yes_or_no(raw: str, lang: str) -> str | None:
 class Answer:
     """What one set-up answer said; empty if it said nothing we understood."""
 
-    word: str | None = None  # yes, no, back, help, again, new_round, other_game
+    word: str | None = None  # yes, no, back, help, stop, again, new_round, other_game
     game: str | None = None
     players: tuple[str, ...] = ()
     options: dict[str, tuple[str, str]] = field(default_factory=dict)  # flag -> (game, value)
@@ -90,7 +90,7 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
     if answer.word is not None:
         return answer
     core = _core(text, g)
-    for word in ("back", "help"):
+    for word in ("back", "help", "stop"):
         if any(core == p or (len(p) >= 6 and fuzz.ratio(core, p) >= 90) for p in g.words[word]):
             answer.word = word
             return answer
