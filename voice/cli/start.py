@@ -176,6 +176,7 @@ def _texts(messages: Messages, data: dict[str, Any]) -> dict[str, Any]:
     return {
         **data,
         "game": games.get(data["game"], data["game"]),
+        "examples": messages.templates.get("_examples", {}).get(data["game"], ""),
         "players": messages.join(data["players"]),
         "options": "".join(", " + o for o in options),
     }
