@@ -82,15 +82,19 @@ def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():
     assert talk.plan.players == ()
 
 
-def test_help_is_about_twenty_words_at_every_step():
+@pytest.mark.parametrize("game", ["pantone", "farben", "alle-meine-farben"])
+def test_help_is_about_twenty_words_at_every_step(game):
+    from voice.cli.start import _texts
     from voice.output.messages import Messages
 
     for lang in ("de", "en"):
         messages = Messages(lang, "setup", {})
-        for step in ("ask_game", "ask_players", "confirm"):
-            data = {"game": "Pantone", "players": "A", "options": ""}
+        summary = {"game": game, "players": ["Anna"], "count": 1, "options": []}
+        data = _texts(messages, summary)
+        for step in ("ask_game", "ask_players", "confirm", "after_game"):
             text = messages.require(f"{step}_help", data)
             assert 10 <= len(text.split()) <= 28, text
+        assert data["examples"] in messages.require("confirm_help", data)  # the game's own
 
 
 def test_typed_set_up_keeps_the_lines_after_yes_for_the_game(tmp_path):

@@ -44,6 +44,7 @@ class SetupGrammar:
     language: dict[str, tuple[str, ...]]
     fillers: frozenset[str]  # single words of the frames: never a name
     not_names: frozenset[str]
+    typed_only: frozenset[str]  # understood when typed, never listened for
 
 
 def _load(lang: str, name: str) -> Any:
@@ -105,4 +106,5 @@ def setup_grammar(lang: str) -> SetupGrammar:
         language={k: _phrases(v) for k, v in data["language"].items()},
         fillers=fillers,
         not_names=frozenset(_phrases(data["not_names"])) | vocabulary | fillers,
+        typed_only=frozenset(_phrases(data.get("typed_only"))),
     )

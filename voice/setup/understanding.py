@@ -91,7 +91,9 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
         return answer
     core = _core(text, g)
     for word in ("back", "help", "stop"):
-        if any(core == p or (len(p) >= 6 and fuzz.ratio(core, p) >= 90) for p in g.words[word]):
+        if any(
+            p in (core, text) or (len(p) >= 6 and fuzz.ratio(core, p) >= 90) for p in g.words[word]
+        ):
             answer.word = word
             return answer
     answer.game = _find_game(text, g)
