@@ -81,6 +81,7 @@ class _Reader:
         # the game may still say "Anna, Ben und Cem" in its own
         self.join = {","} | everyone(g, "join")
         self.skip = everyone(g, "skip")
+        self.titles = everyone(g, "titles")
         self.self_words = everyone(g, "self")
         self.vocabulary = vocabulary(g)
 
@@ -88,6 +89,8 @@ class _Reader:
         token, low = self.tokens[i], self.low[i]
         if low in self.g.not_names or low in self.self_words or low in self.skip or len(low) < 2:
             return False
+        if low in self.titles:  # "Oma, Lisa und Paul": a name; "Oma Ruth": Ruth's title
+            return i + 1 >= len(self.tokens) or not self.is_name(i + 1)
         if not token.replace("-", "").replace("'", "").isalpha():
             return False
         if len(low) >= FUZZY_MIN and process.extractOne(
@@ -109,7 +112,7 @@ class _Reader:
                 linked = False
             elif low in self.join:
                 linked = bool(names)
-            elif low in self.skip:
+            elif low in self.skip or low in self.titles:
                 pass
             elif low in self.self_words:
                 if not self_ok:

@@ -114,6 +114,11 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
     answer.lang = next(
         (code for code, phrases in g.language.items() if any(_has(text, p) for p in phrases)), None
     )
+    if answer.empty:  # "Hilfe, was soll ich sagen?", "geh bitte zurück"
+        for word in ("help", "back"):
+            if any(len(p) >= 4 and _has(text, p) for p in g.words[word]):
+                answer.word = word
+                return answer
     if answer.game is None and answer.options:  # "die Profivariante": its game
         games = {game for game, _ in answer.options.values()}
         answer.game = games.pop() if len(games) == 1 else None
