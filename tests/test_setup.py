@@ -171,3 +171,24 @@ def test_a_name_that_is_a_command_is_said_back_before_the_game_is_known():
     assert talk.plan.players == ()
     talk.hear("wir sind Paula, Ben und Cem")
     assert talk.plan.players == ("Paula", "Ben", "Cem")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_any_typed_line_is_an_answer_or_a_short_repeat_never_a_crash(lang):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.text(max_size=80))
+    def check(line):
+        talk = SetupDialogue(lang, never_wrong)
+        reply = talk.hear(line)
+        assert reply.start is None  # nothing starts from one line
+        talk.hear("Pantone")
+        talk.hear(line)
+
+    check()
+    assert understand("²³ ٣ minuten zeitlimit " + "9" * 40 + " sekunden", lang).options in (
+        {},
+        {"--time-limit": ("farben", "60")},
+    )

@@ -18,6 +18,9 @@ from words.text import normalize
 FUZZY = 85
 """How close (rapidfuzz ratio, 0-100) a misspelt phrase must be to count."""
 FUZZY_MIN = 5
+MAX_WORDS = 80
+MAX_DIGITS = 6
+"""Longer numbers are no time limit anyone said (the command line then names the range)."""
 """Shorter phrases count only when said exactly ("pro" is not "per")."""
 
 
@@ -84,6 +87,7 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
     """The set-up answer in ``raw`` (typed or recognised), in ``lang``; ``players_asked``:
     the question was who plays, so bare names ("Anna und Ben") are the players."""
     g = setup_grammar(lang)
+    raw = " ".join(raw.split()[:MAX_WORDS])  # nobody answers in a page (and it stays quick)
     text = normalize(raw)
     answer = Answer()
     answer.word = yes_or_no(raw, lang)
@@ -168,7 +172,7 @@ def _find_options(text: str, g: SetupGrammar, game: str | None) -> dict[str, tup
 
 
 def _number(word: str, numbers: dict[str, float]) -> float | None:
-    if word.isdigit():
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
         return float(word)
     return numbers.get(word)
 
@@ -189,7 +193,7 @@ def _time_limit(text: str, g: SetupGrammar) -> int | None:
     strong = [p for p in data["says"] if p not in units]
     if any(_has(text, normalize(str(p))) for p in strong):
         for word in words:
-            if word.isdigit():
+            if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
                 return int(word)
         return int(data["default"])
     return None
