@@ -94,3 +94,22 @@ def test_a_household_round_trips_through_its_file(tmp_path):
     again = load_household(tmp_path / "h.json")
     assert again.last == household.last and again.rate == 150
     assert json.loads((tmp_path / "h.json").read_text())["players"] == ["Mia", "Leo"]
+
+
+def test_a_new_round_typed_after_the_game_plays_again_into_a_file_of_its_own(tmp_path):
+    from pathlib import Path
+
+    from helpers import run_process
+
+    script = Path(__file__).parent / "golden-setup" / "new-round-en.script"
+    typed = [line.split("#")[0].strip() for line in script.read_text(encoding="utf-8").splitlines()]
+    typed = [line for line in typed if line and not line.startswith("@")]
+    save = tmp_path / "game.jsonl"
+    run = run_process(
+        "play", "--lang", "en", "--seed", "2", "--first", "Anna", "--save", str(save),
+        stdin="\n".join(typed) + "\n",
+    )  # fmt: skip
+    assert run.code == 0, run.err
+    assert "Another round of Alle meine Farben?" in run.out
+    assert run.out.count("Here we go.") == 2
+    assert save.exists() and (tmp_path / "game-2.jsonl").exists()

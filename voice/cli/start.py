@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from voice.errors import UsageError
@@ -68,6 +69,7 @@ def run_setup(
         out.say(Messages(lang, "setup", {}).require(*problem))
     reply = dialogue.first()
     answers = _answers(lines, reader)
+    rounds = 0
     while True:
         try:
             start, left = _talk(dialogue, out, answers, reply)
@@ -80,6 +82,9 @@ def run_setup(
             setattr(args, key, value)
         if args.rate is None and known.rate is not None:
             args.rate = known.rate
+        rounds += 1
+        if rounds > 1 and args.save is not None:  # "neue Runde" with --save FILE: FILE-2 ...
+            args.save = _numbered(args.save)
         known.remember(dialogue.plan, args.rate)
         if problem is None or problem[0] == "household_damaged":  # never over a kept file
             save_household(known)
@@ -96,6 +101,14 @@ def run_setup(
             answers = _answers(left[at - 1 :], None)
         out = make_output(io, played.lang)
         reply = dialogue.game_ended(played)
+
+
+def _numbered(path: Path) -> Path:
+    """The first of FILE-2, FILE-3 ... beside ``path`` that does not exist yet."""
+    n = 2
+    while (found := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+        n += 1
+    return found
 
 
 def _household() -> tuple[Household, tuple[str, dict[str, object]] | None]:
