@@ -113,3 +113,16 @@ def test_a_new_round_typed_after_the_game_plays_again_into_a_file_of_its_own(tmp
     assert "Another round of Alle meine Farben?" in run.out
     assert run.out.count("Here we go.") == 2
     assert save.exists() and (tmp_path / "game-2.jsonl").exists()
+
+
+def test_slower_in_a_game_set_up_by_talking_is_remembered_for_the_next(tmp_path):
+    from voice.output.rate import DEFAULT_RATE
+
+    run = set_up(tmp_path, ["Pantone", "we are Anna, Ben and Cem", "yes", "slower"], "--lang", "en")
+    assert run.code == 0, run.err
+    slower = load_household().rate
+    assert slower is not None and slower < DEFAULT_RATE
+    # the next game starts at that rate: one "faster" brings it back to the usual one
+    again = set_up(tmp_path, ["the same as last time", "yes", "faster"])
+    assert again.code == 0, again.err
+    assert load_household().rate == DEFAULT_RATE

@@ -346,8 +346,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
         private=private,
     )
+    initial_rate = session.rate
     code = _run(session, args, script)
     args.finished = session.game.is_over()  # a game set up by talking may be played again
+    # "langsamer" in the game: a game set up by talking remembers it for the household
+    args.rate_now = session.rate if session.rate != initial_rate else None
     return code
 
 

@@ -92,6 +92,10 @@ def run_setup(
         args.line_reader = reader
         played = dialogue.plan
         code = play(args)
+        if getattr(args, "rate_now", None) is not None:
+            known.rate = args.rate_now  # said "slower" / "faster" in the game
+            if problem is None or problem[0] == "household_damaged":
+                save_household(known)
         if code != 0 or not getattr(args, "finished", False):
             return code
         if left is not None:  # the script goes on after the game's end
