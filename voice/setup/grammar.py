@@ -86,6 +86,8 @@ def setup_grammar(lang: str) -> SetupGrammar:
         vocabulary |= {w for p in _phrases(phrases) for w in p.split()}
     vocabulary |= {w for p in _phrases(data["time_limit"]["says"]) for w in p.split()}
     vocabulary |= set(data["time_limit"]["units"]) | set(data["time_limit"]["numbers"])
+    for game in games.values():  # "das mit den Wortkarten": no player called Wortkarten
+        vocabulary |= {w for p in _phrases(game.get("cues")) for w in p.split()}
     for phrases in data["language"].values():
         vocabulary |= {w for p in _phrases(phrases) for w in p.split()}
     fillers = _frame_words(frames)

@@ -188,6 +188,9 @@ def _time_limit(text: str, g: SetupGrammar) -> int | None:
         if unit is None:
             continue
         count = _number(words[i - 1], numbers) if i else None
+        part = _number(words[i - 2], numbers) if i >= 2 else None
+        if count is not None and part is not None and part < 1:  # "half a minute"
+            count *= part
         if count:
             return int(count * unit)
     strong = [p for p in data["says"] if p not in units]
