@@ -192,3 +192,12 @@ def test_any_typed_line_is_an_answer_or_a_short_repeat_never_a_crash(lang):
         {},
         {"--time-limit": ("farben", "60")},
     )
+
+
+def test_teams_said_in_words_are_said_back_in_words_and_start_the_team_game(tmp_path):
+    script = tmp_path / "teams.script"
+    script.write_text("in teams: Anna and Cem against Ben and Dana\nyes\n", encoding="utf-8")
+    run = run_cli("play", "--lang", "en", "--seed", "1", "--script", str(script), "--json")
+    assert run.code == 0, run.err
+    assert "in teams: Anna and Cem against Ben and Dana. Shall we start?" in run.out
+    assert '"type": "team", "player": "Team A", "members": ["Anna", "Cem"]' in run.out

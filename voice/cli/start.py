@@ -189,7 +189,11 @@ def _texts(messages: Messages, data: dict[str, Any]) -> dict[str, Any]:
     for item in data["options"]:
         flag, value = item.split("=", 1)
         words = table.get(flag, {})
-        options.append(str(words.get(value, words.get("default", value))).format(value=value))
+        said = value
+        if flag == "teams" and "/" in value:  # "Anna und Cem gegen Ben und Dana"
+            sides = [messages.join(side.split(",")) for side in value.split("/", 1)]
+            said = f" {messages.templates.get('_against', '/')} ".join(sides)
+        options.append(str(words.get(value, words.get("default", value))).format(value=said))
     return {
         **data,
         "game": games.get(data["game"], data["game"]),
