@@ -42,6 +42,7 @@ SMALLEST: dict[str, list[str]] = {
     "recogniser": ["--lang", "en", "--repeats", "1", "--load-runs", "1", "--sentences", "1",
                    "--speeds", "1"],
     "soak": ["--utterances", "40", "--game", "pantone/teams-renaissance-en"],
+    "setup_speech": ["--lang", "en", "--limit", "1"],
     "setup_understanding": [],
     "understanding": ["--game", "farben", "--lang", "en"],
     "writer_sheet": [],

@@ -66,10 +66,12 @@ def test_names_alone_answer_who_is_playing(lang, game, said, players):
     assert reply.key == ("confirm" if players else "ask_players_again")
 
 
-def test_names_alone_are_not_players_before_the_question():
+def test_names_said_before_the_game_are_kept_and_the_game_is_asked():
     talk = SetupDialogue("de", never_wrong)
-    assert talk.hear("Anna und Ben").key == "ask_game_again"
-    assert talk.plan.players == ()
+    assert talk.hear("Anna und Ben").key == "ask_game"
+    assert talk.plan.players == ("Anna", "Ben")
+    assert talk.hear("Ben").key == "ask_game_again"  # one name alone: only when asked who plays
+    assert talk.plan.players == ("Anna", "Ben")
 
 
 def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():
@@ -80,15 +82,19 @@ def test_a_set_up_that_cannot_work_is_said_back_and_not_taken():
     assert talk.plan.players == ()
 
 
-def test_help_is_about_twenty_words_at_every_step():
+@pytest.mark.parametrize("game", ["pantone", "farben", "alle-meine-farben"])
+def test_help_is_about_twenty_words_at_every_step(game):
+    from voice.cli.start import _texts
     from voice.output.messages import Messages
 
     for lang in ("de", "en"):
         messages = Messages(lang, "setup", {})
-        for step in ("ask_game", "ask_players", "confirm"):
-            data = {"game": "Pantone", "players": "A", "options": ""}
+        summary = {"game": game, "players": ["Anna"], "count": 1, "options": []}
+        data = _texts(messages, summary)
+        for step in ("ask_game", "ask_players", "confirm", "after_game"):
             text = messages.require(f"{step}_help", data)
             assert 10 <= len(text.split()) <= 28, text
+        assert data["examples"] in messages.require("confirm_help", data)  # the game's own
 
 
 def test_typed_set_up_keeps_the_lines_after_yes_for_the_game(tmp_path):
@@ -154,3 +160,44 @@ def test_every_ordinary_yes_starts_and_every_no_asks_what_else(lang):
 def test_a_yes_with_more_in_it_is_not_a_plain_yes():
     talk = SetupDialogue("de", never_wrong)
     assert talk.hear("ja, Pantone").key == "ask_players"  # the game is taken, not a "yes"
+
+
+def test_a_name_that_is_a_command_is_said_back_before_the_game_is_known():
+    from voice.session.player_names import command_name_problem
+
+    talk = SetupDialogue("de", never_wrong, names=command_name_problem)
+    reply = talk.hear("wir sind Pause, Ben und Cem")
+    assert reply.key == "cannot" and "Pause" in str(reply.data["problem"])
+    assert talk.plan.players == ()
+    talk.hear("wir sind Paula, Ben und Cem")
+    assert talk.plan.players == ("Paula", "Ben", "Cem")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_any_typed_line_is_an_answer_or_a_short_repeat_never_a_crash(lang):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.text(max_size=80))
+    def check(line):
+        talk = SetupDialogue(lang, never_wrong)
+        reply = talk.hear(line)
+        assert reply.start is None  # nothing starts from one line
+        talk.hear("Pantone")
+        talk.hear(line)
+
+    check()
+    assert understand("²³ ٣ minuten zeitlimit " + "9" * 40 + " sekunden", lang).options in (
+        {},
+        {"--time-limit": ("farben", "60")},
+    )
+
+
+def test_teams_said_in_words_are_said_back_in_words_and_start_the_team_game(tmp_path):
+    script = tmp_path / "teams.script"
+    script.write_text("in teams: Anna and Cem against Ben and Dana\nyes\n", encoding="utf-8")
+    run = run_cli("play", "--lang", "en", "--seed", "1", "--script", str(script), "--json")
+    assert run.code == 0, run.err
+    assert "in teams: Anna and Cem against Ben and Dana. Shall we start?" in run.out
+    assert '"type": "team", "player": "Team A", "members": ["Anna", "Cem"]' in run.out

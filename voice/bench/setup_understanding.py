@@ -31,12 +31,19 @@ CORPORA = ROOT / "tests" / "understanding" / "setup"
 DEFAULT_OUT = ROOT / "bench-results"
 
 
+def _value(value: Any) -> str:
+    """An option's value as the set-up keeps it: a flag without a value is "true"."""
+    if isinstance(value, bool):
+        return "true" if value else ""
+    return str(value)
+
+
 def expected(case: dict[str, Any]) -> dict[str, Any]:
     return {
         "word": case.get("word"),
         "game": case.get("game"),
         "players": list(case.get("players") or []),
-        "options": {str(k): str(v) for k, v in (case.get("options") or {}).items()},
+        "options": {str(k): _value(v) for k, v in (case.get("options") or {}).items()},
         "lang": case.get("lang"),
     }
 

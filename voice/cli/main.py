@@ -70,6 +70,7 @@ from voice.session.journal import (
     rewrite,
 )
 from voice.session.loops import run_keyboard, run_script
+from voice.session.player_names import player_name_problem
 from voice.session.session import Session
 from voice.session.settings import last_save, load_settings, remember_save
 from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError
@@ -204,24 +205,10 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
 
 # --- play / resume ---------------------------------------------------------------------
 def _check_player_names(adapter: Any, lang: str, setup: Setup) -> None:
-    """Refuse a player's name that, said alone, is a command or (where colours are named
-    on their own) a colour: "Pause", "Hilfe", "help", "Rosa" in Farben. Nobody could call
-    that player, and calling them would pause the game instead."""
-    from hassil import recognize_all
-
-    grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
-    for name in setup.players:
-        for result in recognize_all(
-            normalize(name), grammar.intents, slot_lists=grammar.slot_lists, language=lang
-        ):
-            entities = result.entities
-            if result.intent.name in grammar.global_intents or result.intent.name in (
-                "affirm",
-                "deny",
-            ):
-                raise UsageError(console_text("player_is_command", name=name, command=name))
-            if adapter.names_with_colours and "colour" in entities and "player" not in entities:
-                raise UsageError(console_text("player_is_colour", name=name))
+    """Refuse a player's name that is a command or a colour (voice/session/player_names.py)."""
+    problem = player_name_problem(adapter, lang, setup)
+    if problem is not None:
+        raise UsageError(problem)
 
 
 def _first(name: str | None, players: tuple[str, ...]) -> str | None:
@@ -359,7 +346,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         rate=rate if rate is not None else clamp_rate(settings.get("rate")),
         private=private,
     )
-    return _run(session, args, script)
+    initial_rate = session.rate
+    code = _run(session, args, script)
+    args.finished = session.game.is_over()  # a game set up by talking may be played again
+    # "langsamer" in the game: a game set up by talking remembers it for the household
+    args.rate_now = session.rate if session.rate != initial_rate else None
+    return code
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -511,7 +503,7 @@ def _run(
         if script is not None:
             clock = VirtualClock()
             session.start(resumed, dropped_tail)
-            args.run_lines(session, script, clock)
+            args.script_left = args.run_lines(session, script, clock)
         else:
             clock_real = RealClock()
             session.clock = clock_real.now
@@ -674,7 +666,7 @@ def _guess_language(argv: list[str]) -> str | None:
     return None
 
 
-ScriptRunner = Callable[[Session, Sequence[str], VirtualClock], None]
+ScriptRunner = Callable[[Session, Sequence[str], VirtualClock], int | None]
 """What feeds a ``--script``'s lines to the started session (:func:`run_script`)."""
 
 

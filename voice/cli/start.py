@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from voice.errors import UsageError
@@ -18,7 +19,9 @@ from voice.input.lines import LineReader, read_script
 from voice.output.messages import Messages, console_language, explain, set_console_language
 from voice.output.sinks import Output
 from voice.session.adapters import ADAPTERS
-from voice.setup.dialogue import Reply, SetupDialogue
+from voice.session.player_names import command_name_problem
+from voice.setup.dialogue import Remembered, Reply, SetupDialogue
+from voice.setup.household import Household, HouseholdDamaged, load_household, save_household
 
 SILENCE = 20.0
 """Seconds of typed silence before the question is repeated, shortly."""
@@ -38,7 +41,8 @@ def run_setup(
 ) -> int:
     """Talk the set-up through, then start the game. ``rest``: the options after ``play``
     (input and output: --script, --json, --voice, --lang ...), checked by the real parser."""
-    lang = _option(rest, "--lang") or console_language()
+    known, problem = _household()
+    lang = _option(rest, "--lang") or known.lang or console_language()
     io = parse(["play", next(iter(ADAPTERS)), "--players", "A", *rest])  # the options' own checks
     lines = open_script(io.script)
     reader = _keyboard() if lines is None else None
@@ -53,20 +57,72 @@ def run_setup(
             return explain(exc)
         return None
 
-    dialogue = SetupDialogue(lang, check)
+    remembered = Remembered(known.last, known.options, tuple(known.players), known.assistant)
+
+    def names(lang: str, players: tuple[str, ...]) -> str | None:
+        set_console_language(lang)
+        return command_name_problem(lang, players)
+
+    dialogue = SetupDialogue(lang, check, known=remembered, names=names)
     out = make_output(io, lang)
+    if problem is not None:
+        out.say(Messages(lang, "setup", {}).require(*problem))
+    reply = dialogue.first()
+    answers = _answers(lines, reader)
+    rounds = 0
+    while True:
+        try:
+            start, left = _talk(dialogue, out, answers, reply)
+        finally:
+            out.close()
+        if start is None:
+            return 0
+        args = parse(["play", *start, *_without_lang(rest)])
+        for key, value in extra.items():
+            setattr(args, key, value)
+        if args.rate is None and known.rate is not None:
+            args.rate = known.rate
+        rounds += 1
+        if rounds > 1 and args.save is not None:  # "neue Runde" with --save FILE: FILE-2 ...
+            args.save = _numbered(args.save)
+        known.remember(dialogue.plan, args.rate)
+        if problem is None or problem[0] == "household_damaged":  # never over a kept file
+            save_household(known)
+        args.script_lines = left
+        args.line_reader = reader
+        played = dialogue.plan
+        code = play(args)
+        if getattr(args, "rate_now", None) is not None:
+            known.rate = args.rate_now  # said "slower" / "faster" in the game
+            if problem is None or problem[0] == "household_damaged":
+                save_household(known)
+        if code != 0 or not getattr(args, "finished", False):
+            return code
+        if left is not None:  # the script goes on after the game's end
+            at = getattr(args, "script_left", None)
+            if at is None:
+                return code
+            answers = _answers(left[at - 1 :], None)
+        out = make_output(io, played.lang)
+        reply = dialogue.game_ended(played)
+
+
+def _numbered(path: Path) -> Path:
+    """The first of FILE-2, FILE-3 ... beside ``path`` that does not exist yet."""
+    n = 2
+    while (found := path.with_name(f"{path.stem}-{n}{path.suffix}")).exists():
+        n += 1
+    return found
+
+
+def _household() -> tuple[Household, tuple[str, dict[str, object]] | None]:
+    """The remembered household, and what to say if its file could not be read."""
     try:
-        start, left = _talk(dialogue, out, _answers(lines, reader))
-    finally:
-        out.close()
-    if start is None:
-        return 0
-    args = parse(["play", *start, *_without_lang(rest)])
-    for key, value in extra.items():
-        setattr(args, key, value)
-    args.script_lines = left
-    args.line_reader = reader
-    return play(args)
+        return load_household(), None
+    except HouseholdDamaged as exc:
+        if exc.kept is None:
+            return Household(), ("household_unreadable", {"reason": exc.reason, "path": exc.path})
+        return Household(), ("household_damaged", {"reason": exc.reason, "kept": exc.kept})
 
 
 def _keyboard() -> LineReader | None:
@@ -77,16 +133,22 @@ def _keyboard() -> LineReader | None:
 
 
 def _talk(
-    dialogue: SetupDialogue, out: Output, answers: Iterator[tuple[str | None, list[str] | None]]
+    dialogue: SetupDialogue,
+    out: Output,
+    answers: Iterator[tuple[str | None, list[str] | None]],
+    first: Reply,
 ) -> tuple[list[str] | None, list[str] | None]:
     """Ask and listen until the table says yes: the command line and the script lines left."""
-    _say(out, dialogue, dialogue.first())
+    _say(out, dialogue, first)
     for text, left in answers:
         reply = dialogue.hear(text) if text is not None else dialogue.repeat()
         _say(out, dialogue, reply)
         if reply.start is not None:
             return reply.start, left
-    _say(out, dialogue, Reply("input_ended"))
+        if reply.done:
+            return None, None
+    if not dialogue.after:
+        _say(out, dialogue, Reply("input_ended"))
     return None, None
 
 
@@ -127,10 +189,15 @@ def _texts(messages: Messages, data: dict[str, Any]) -> dict[str, Any]:
     for item in data["options"]:
         flag, value = item.split("=", 1)
         words = table.get(flag, {})
-        options.append(str(words.get(value, words.get("default", value))).format(value=value))
+        said = value
+        if flag == "teams" and "/" in value:  # "Anna und Cem gegen Ben und Dana"
+            sides = [messages.join(side.split(",")) for side in value.split("/", 1)]
+            said = f" {messages.templates.get('_against', '/')} ".join(sides)
+        options.append(str(words.get(value, words.get("default", value))).format(value=said))
     return {
         **data,
         "game": games.get(data["game"], data["game"]),
+        "examples": messages.templates.get("_examples", {}).get(data["game"], ""),
         "players": messages.join(data["players"]),
         "options": "".join(", " + o for o in options),
     }

@@ -15,11 +15,12 @@ from voice.output.messages import console_text
 from voice.session.session import Session
 
 
-def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> None:
-    """Feed a script to a started session in virtual time, until the file or game ends."""
+def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> int | None:
+    """Feed a script to a started session in virtual time, until the file or game ends.
+    Returns the number (from 1) of the first line the game did not take, if it ended first."""
     for item in read_script(lines):
         if session.finished:
-            break
+            return item.number
         if item.bad_step is not None:
             problem = console_text("script_bad_step", text=item.bad_step)
             session.out.record({"type": "script_error", "line": item.number, "message": problem})
@@ -31,6 +32,7 @@ def run_script(session: Session, lines: Iterable[str], clock: VirtualClock) -> N
         elif item.text is not None:
             session.hear(item.text)
             session.tick(clock.now())
+    return None
 
 
 def run_keyboard(

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from rapidfuzz import fuzz, process
+
 from voice.setup.understanding import Answer, understand
 
 
@@ -24,7 +26,9 @@ class Plan:
         assert self.game is not None
         line = [self.game, "--lang", self.lang, "--players", ",".join(self.players)]
         for flag, value in self.options.items():
-            if value:
+            if value == "true":  # a flag without a value ("--speed")
+                line.append(flag)
+            elif value:
                 line += [flag, value]
         return line
 
@@ -34,34 +38,75 @@ class Reply:
     key: str
     data: dict[str, object] = field(default_factory=dict)
     start: list[str] | None = None  # the command line to start, once confirmed
+    done: bool = False  # the table wants to stop
 
 
 Check = Callable[[list[str]], str | None]
 """Says why a command line cannot start (the command line's own message), or None."""
+NameCheck = Callable[[str, tuple[str, ...]], str | None]
+"""Before the game is known: why one of these names cannot be a player's (a command)."""
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What the household file knows (voice/setup/household.py): all optional."""
+
+    last: Plan | None = None
+    options: dict[str, dict[str, str]] = field(default_factory=dict)  # game -> preferred
+    players: tuple[str, ...] = ()
+    assistant: str | None = None
+
+
+KNOWN_NAME = 80
+"""How close (rapidfuzz ratio) a heard name must be to a remembered player to be them."""
 
 
 class SetupDialogue:
-    def __init__(self, lang: str, check: Check, last: Plan | None = None) -> None:
+    def __init__(
+        self,
+        lang: str,
+        check: Check,
+        last: Plan | None = None,
+        known: Remembered | None = None,
+        names: NameCheck | None = None,
+    ) -> None:
+        self.names = names
         self.plan = Plan(lang)
         self.history: list[Plan] = []
         self.check = check
-        self.last = last
+        self.known = known or Remembered(last=last)
+        self.last = last or self.known.last
+        self.after = False  # a game has just ended: new round, another game or stop
 
     def first(self) -> Reply:
         return Reply("ask_game")
 
+    def game_ended(self, played: Plan) -> Reply:
+        """After a game: "neue Runde" plays it again, "ein anderes Spiel" chooses anew."""
+        self.last = played
+        self.plan = played
+        self.history = []
+        self.after = True
+        return Reply("after_game", self._summary())
+
     def hear(self, text: str) -> Reply:
         answer = understand(text, self.plan.lang, players_asked=self._step() == "ask_players")
+        if self.after:
+            return self._after_game(answer)
         if answer.word == "help":
             return Reply(self._step() + "_help", self._summary())
+        if answer.word == "stop":
+            return Reply("input_ended", done=True)
         if answer.word == "back":
             if self.history:
                 self.plan = self.history.pop()
             return self._next("went_back" if self.history or self.plan.game else "ask_game")
-        if answer.word == "again":
+        if answer.word in ("again", "new_round"):
             if self.last is None:
                 return Reply("no_last_time")
             return self._apply(self.last)
+        if answer.word == "other_game":
+            return self._apply(replace(self.plan, game=None, options={}))
         if answer.word == "yes":
             if self._step() != "confirm":
                 return self._next()
@@ -72,12 +117,28 @@ class SetupDialogue:
             return self.repeat()
         return self._apply(self._merge(answer))
 
+    def _after_game(self, answer: Answer) -> Reply:
+        if answer.word in ("new_round", "again", "yes"):
+            self.after = False
+            return Reply("starting", self._summary(), start=self.plan.argv())
+        if answer.word in ("no", "stop"):
+            return Reply("goodbye", done=True)
+        if answer.word == "help":
+            return Reply("after_game_help")
+        if answer.empty:
+            return Reply("after_game_again", self._summary())
+        self.after = False  # "ein anderes Spiel", or a new set-up said at once
+        if answer.word == "other_game":
+            return self._apply(replace(self.plan, game=None, options={}))
+        return self._apply(self._merge(replace(answer, word=None)))
+
     def _merge(self, answer: Answer) -> Plan:
         plan = self.plan
         if answer.game is not None and answer.game != plan.game:
-            plan = replace(plan, game=answer.game, options={})
+            preferred = dict(self.known.options.get(answer.game, {}))
+            plan = replace(plan, game=answer.game, options=preferred)
         if answer.players:
-            plan = replace(plan, players=answer.players)
+            plan = self._players(plan, answer.players)
         if answer.lang is not None:
             plan = replace(plan, lang=answer.lang)
         options = dict(plan.options)
@@ -88,6 +149,24 @@ class SetupDialogue:
                 options[flag] = value
         return replace(plan, options=options)
 
+    def _players(self, plan: Plan, heard: tuple[str, ...]) -> Plan:
+        """The players heard, each snapped to a remembered player it sounds like ("Ana"
+        is the household's Anna); the household's assistant becomes the assistant."""
+        names: list[str] = []
+        options = {k: v for k, v in plan.options.items() if k != "--assistant"}
+        for name in heard:
+            found = process.extractOne(
+                name, self.known.players, scorer=fuzz.ratio, processor=str.lower,
+                score_cutoff=KNOWN_NAME,
+            )  # fmt: skip
+            name = found[0] if found else name
+            assistant = self.known.assistant
+            if assistant is not None and name.lower() == assistant.lower():
+                options["--assistant"] = assistant
+            else:
+                names.append(name)
+        return replace(plan, players=tuple(names), options=options)
+
     def _apply(self, plan: Plan) -> Reply:
         if plan == self.plan:
             return self.repeat()
@@ -95,12 +174,18 @@ class SetupDialogue:
             problem = self.check(plan.argv())
             if problem is not None:  # said back; the set-up stays as it was
                 return Reply("cannot", {"problem": problem})
+        elif plan.players != self.plan.players and self.names is not None:
+            problem = self.names(plan.lang, plan.players)
+            if problem is not None:
+                return Reply("cannot", {"problem": problem})
         self.history.append(self.plan)
         self.plan = plan
         return self._next()
 
     def repeat(self) -> Reply:
         """The short repeat after silence, noise or an answer that changed nothing."""
+        if self.after:
+            return Reply("after_game_again", self._summary())
         return Reply(self._step() + "_again", self._summary())
 
     def _step(self) -> str:

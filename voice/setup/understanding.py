@@ -1,132 +1,45 @@
 """What a set-up answer says: the game, the players, options, or a dialogue word.
 
-The words are data (per language) matched on normalised text; nothing here starts a game.
+The words are data (``grammars/<lang>/setup.yaml``); phrases are found as whole words, and
+with rapidfuzz also when misspelt ("pantoen", "profivariannte"). Nothing here starts a game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from voice.output.messages import Messages
+from rapidfuzz import fuzz
+
+from voice.setup.grammar import SetupGrammar, setup_grammar
+from voice.setup.names import find_players, find_teams
 from words.text import normalize
 
-
-def _words(lang: str) -> Mapping[str, Any]:
-    """The games' names and the options in plain words (prompts/<lang>/setup.yaml)."""
-    words: Mapping[str, Any] = Messages(lang, "setup", {}).templates.get("_understand", {})
-    return words
-
-
-def _games(lang: str) -> dict[str, tuple[str, ...]]:
-    return {game: tuple(says) for game, says in _words(lang).get("games", {}).items()}
-
-
-def _options(lang: str) -> dict[tuple[str, ...], tuple[str, str, str]]:
-    return {
-        tuple(o["says"]): (o["game"], o["flag"], str(o["value"]))
-        for o in _words(lang).get("options", [])
-    }
-
-
-TIME_LIMIT = {"de": ("zeitlimit", "zeit limit"), "en": ("time limit",)}
-UNITS = {
-    "de": {"minute": 60, "minuten": 60, "sekunden": 1, "sekunde": 1},
-    "en": {"minute": 60, "minutes": 60, "seconds": 1, "second": 1},
-}
-NUMBERS: dict[str, dict[str, float]] = {
-    "de": {
-        "eine": 1,
-        "ein": 1,
-        "einer": 1,
-        "zwei": 2,
-        "drei": 3,
-        "vier": 4,
-        "fünf": 5,
-        "anderthalb": 1.5,
-        "dreißig": 30,
-        "sechzig": 60,
-        "neunzig": 90,
-    },
-    "en": {
-        "one": 1,
-        "a": 1,
-        "two": 2,
-        "three": 3,
-        "four": 4,
-        "five": 5,
-        "thirty": 30,
-        "sixty": 60,
-        "ninety": 90,
-    },
-}
-PLAYERS = {
-    "de": ("wir sind", "ich bin", "es spielen", "die spieler sind", "spieler"),
-    "en": ("we are", "we're", "i am", "i'm", "the players are", "players"),
-}
-FILLER = {
-    "de": {"und", "mit", "ich", "auch", "alle", "spielen", "spiele", "wir"},
-    "en": {"and", "with", "i", "also", "all", "play", "playing", "we", "me"},
-}
-JOINING = frozenset().union(*FILLER.values())
-"""The joining words of every language: a family that chose another language for the game
-may still say "Anna, Ben und Cem" in its own."""
-
-WORDS = {  # the dialogue's other words (a plain yes or no: :func:`yes_or_no`)
-    "de": {
-        "back": ("zurück", "rückgängig", "geh zurück"),
-        "help": ("hilfe", "was kann ich sagen"),
-        "again": ("wie letztes mal", "wie beim letzten mal", "das gleiche wie letztes mal"),
-    },
-    "en": {
-        "back": ("go back", "back", "undo"),
-        "help": ("help", "what can i say"),
-        "again": ("the same as last time", "same as last time", "like last time"),
-    },
-}
-YES_NO = {
-    "de": {
-        "yes": ({"ja", "jawohl", "genau", "jo", "jap", "jep", "jup", "passt", "klar", "stimmt",
-                 "richtig", "okay", "ok", "sicher", "los", "starten", "anfangen"},
-                {"das", "na", "bitte", "gehts", "geht", "es"}),
-        "no": ({"nein", "nee", "nö", "ne", "nä", "falsch", "nicht"},
-               {"das", "ist", "danke", "stimmt", "so"}),
-    },
-    "en": {
-        "yes": ({"yes", "yep", "yeah", "yup", "sure", "right", "correct", "okay", "ok",
-                 "course", "exactly", "absolutely", "go", "start"},
-                {"that's", "thats", "of", "please", "let's", "lets", "is"}),
-        "no": ({"no", "nope", "nah", "wrong", "not"},
-               {"that's", "thats", "thanks", "is", "right", "it's", "its"}),
-    },
-}  # fmt: skip
-"""An ordinary yes or no: its words all come from these, one of them from the first set."""
+FUZZY = 85
+"""How close (rapidfuzz ratio, 0-100) a misspelt phrase must be to count."""
+FUZZY_MIN = 5
+MAX_WORDS = 80
+MAX_DIGITS = 6
+"""Longer numbers are no time limit anyone said (the command line then names the range)."""
+"""Shorter phrases count only when said exactly ("pro" is not "per")."""
 
 
 def yes_or_no(raw: str, lang: str) -> str | None:
     """ "yes", "no" or None: every ordinary yes and no of ``lang`` ("jo", "ja, das stimmt",
     "nö", "yep", "that's not right"), nothing else ("ja, Pantone" is not a plain yes)."""
-    words = normalize(raw).split()
-    for verdict in ("no", "yes"):  # "stimmt nicht": a no, though "stimmt" is a yes word
-        core, extra = YES_NO[lang][verdict]
-        if words and set(words) <= core | extra and core & set(words):
+    g = setup_grammar(lang)
+    words = set(normalize(raw).split())
+    for verdict, (core, extra) in (("no", g.no), ("yes", g.yes)):  # "stimmt nicht": a no
+        if words and words <= core | extra and core & words:
             return verdict
     return None
-
-
-LANGUAGE = {
-    "de": {"englisch": "en", "auf englisch": "en", "deutsch": "de"},
-    "en": {"german": "de", "in german": "de", "english": "en"},
-}
 
 
 @dataclass
 class Answer:
     """What one set-up answer said; empty if it said nothing we understood."""
 
-    word: str | None = None  # yes, no, back, help, again
+    word: str | None = None  # yes, no, back, help, stop, again, new_round, other_game
     game: str | None = None
     players: tuple[str, ...] = ()
     options: dict[str, tuple[str, str]] = field(default_factory=dict)  # flag -> (game, value)
@@ -137,112 +50,153 @@ class Answer:
         return not (self.word or self.game or self.players or self.options or self.lang)
 
 
-def _has(text: str, phrase: str) -> int:
-    """Where ``phrase`` stands as whole words in ``text`` (-1 if not)."""
-    found = re.search(rf"(?:^| ){re.escape(phrase)}(?: |$)", text)
-    return found.start() if found else -1
+def _has(text: str, phrase: str) -> bool:
+    """``phrase`` stands as whole words in ``text``."""
+    return re.search(rf"(?:^| ){re.escape(phrase)}(?: |$)", text) is not None
 
 
-NOISE = {
-    "äh", "ähm", "äm", "öh", "hm", "hmm", "mhm", "uh", "uhm", "um", "er", "erm", "ah", "oh",
-    "also", "so", "okay", "ok", "na", "well", "ja", "yes", "nein", "no",
-}  # fmt: skip
-SELF = {"de": {"ich", "mich", "mir"}, "en": {"me", "myself", "i"}}
-MAX_NAMES = 8
+def _near(text: str, phrase: str) -> bool:
+    """``phrase`` in ``text``, exactly or misspelt: word by word, each long word close
+    enough (rapidfuzz), each short one exact ("pantoen", but "pro" is never "per")."""
+    if _has(text, phrase):
+        return True
+    words, wanted = text.split(), phrase.split()
+    if not any(len(w) >= FUZZY_MIN for w in wanted):
+        return False
+
+    def close(said: str, want: str) -> bool:
+        return said == want or (len(want) >= FUZZY_MIN and fuzz.ratio(said, want) >= FUZZY)
+
+    for i in range(len(words) - len(wanted) + 1):
+        if all(close(s, w) for s, w in zip(words[i : i + len(wanted)], wanted, strict=True)):
+            return True
+    return False
+
+
+def _core(text: str, g: SetupGrammar) -> str:
+    """The answer without fillers at its ends ("okay, zurück bitte" -> "zurück")."""
+    words = text.split()
+    while words and words[0] in g.fillers:
+        words.pop(0)
+    while words and words[-1] in g.fillers:
+        words.pop()
+    return " ".join(words)
 
 
 def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
     """The set-up answer in ``raw`` (typed or recognised), in ``lang``; ``players_asked``:
     the question was who plays, so bare names ("Anna und Ben") are the players."""
+    g = setup_grammar(lang)
+    raw = " ".join(raw.split()[:MAX_WORDS])  # nobody answers in a page (and it stays quick)
     text = normalize(raw)
     answer = Answer()
-    plain = yes_or_no(raw, lang)
-    if plain is not None:
-        answer.word = plain
+    answer.word = yes_or_no(raw, lang)
+    if answer.word is not None:
         return answer
-    for word, phrases in WORDS[lang].items():
-        if text in phrases or (word == "again" and any(_has(text, p) >= 0 for p in phrases)):
+    core = _core(text, g)
+    for word in ("back", "help", "stop"):
+        if any(
+            p in (core, text) or (len(p) >= 6 and fuzz.ratio(core, p) >= 90) for p in g.words[word]
+        ):
             answer.word = word
             return answer
-    answer.game = _find_game(text, lang)
-    answer.options = _find_options(text, lang)
-    answer.players = _find_players(raw, lang)
-    if players_asked and not (answer.players or answer.game or answer.options):
-        answer.players = _bare_names(raw, lang)
-    answer.lang = next((v for k, v in LANGUAGE[lang].items() if _says_language(text, k)), None)
+    answer.game = _find_game(text, g)
+    if answer.game is None:
+        for word in ("again", "other_game", "new_round"):
+            if any(_has(text, p) for p in g.words[word]):
+                answer.word = word
+                return answer
+    answer.options = _find_options(text, g, answer.game)
+    teams = find_teams(raw, g)
+    if teams is not None:
+        answer.options["--teams"] = (g.teams["game"], ",".join(teams[0]) + "/" + ",".join(teams[1]))
+        answer.players = teams[0] + teams[1]
+    elif any(_has(text, p) for p in g.teams["says"]):
+        answer.options["--teams"] = (g.teams["game"], "true")
+    if not answer.players:
+        answer.players = find_players(raw, g, players_asked)
+    answer.lang = next(
+        (code for code, phrases in g.language.items() if any(_has(text, p) for p in phrases)), None
+    )
+    if answer.empty:  # "Hilfe, was soll ich sagen?", "geh bitte zurück"
+        for word in ("help", "back"):
+            if any(len(p) >= 4 and _has(text, p) for p in g.words[word]):
+                answer.word = word
+                return answer
+    if answer.game is None and answer.options:  # "die Profivariante": its game
+        games = {game for game, _ in answer.options.values()}
+        answer.game = games.pop() if len(games) == 1 else None
+    if answer.game is not None:  # an option of another game is a word misheard
+        answer.options = {k: v for k, v in answer.options.items() if v[0] == answer.game}
     return answer
 
 
-def _says_language(text: str, word: str) -> bool:
-    return text == word or _has(text, "auf " + word) >= 0 or _has(text, "in " + word) >= 0
-
-
-def _find_game(text: str, lang: str) -> str | None:
-    pairs = [(p, g) for g, phrases in _games(lang).items() for p in phrases]
-    for phrase, game in sorted(pairs, key=lambda pg: -len(pg[0])):
-        if _has(text, phrase) >= 0:
+def _find_game(text: str, g: SetupGrammar) -> str | None:
+    pairs = sorted(
+        ((p, game) for game, phrases in g.names.items() for p in phrases),
+        key=lambda pg: -len(pg[0]),
+    )
+    for phrase, game in pairs:
+        if _has(text, phrase):
             return game
-    return None
+    for phrase, game in pairs:
+        if _near(text, phrase):
+            return game
+    words = text.split()
+    scores = {
+        game: sum(
+            1
+            for c in cues
+            if _has(text, c) or (len(c) >= 5 and any(w.startswith(c) for w in words))
+        )
+        for game, cues in g.cues.items()
+    }
+    best = max(scores.values(), default=0)
+    winners = [game for game, score in scores.items() if score == best]
+    return winners[0] if best and len(winners) == 1 else None
 
 
-def _find_options(text: str, lang: str) -> dict[str, tuple[str, str]]:
+def _find_options(text: str, g: SetupGrammar, game: str | None) -> dict[str, tuple[str, str]]:
     found: dict[str, tuple[str, str]] = {}
-    for phrases, (game, flag, value) in _options(lang).items():
-        if flag not in found and any(_has(text, p) >= 0 for p in phrases):
-            found[flag] = (game, value)
-    seconds = _time_limit(text, lang)
-    games = [game for _, (game, flag, _) in _options(lang).items() if flag == "--time-limit"]
-    if seconds is not None and "--time-limit" not in found and games:
-        found["--time-limit"] = (games[0], str(seconds))  # the game with a time limit
+    options = sorted(g.options, key=lambda o: -max(len(p) for p in o.says))
+    for option in options:  # of the game said first, then any ("Profi" alone: its game)
+        if option.flag in found or (game is not None and option.game != game):
+            continue
+        if any(_near(text, p) for p in option.says):
+            found[option.flag] = (option.game, option.value)
+    seconds = _time_limit(text, g)
+    limit_game = str(g.time_limit["game"])
+    if seconds is not None and "--time-limit" not in found and game in (None, limit_game):
+        found["--time-limit"] = (limit_game, str(seconds))
     return found
 
 
-def _time_limit(text: str, lang: str) -> int | None:
-    if not any(_has(text, p) >= 0 for p in TIME_LIMIT[lang]):
-        return None
+def _number(word: str, numbers: dict[str, float]) -> float | None:
+    if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+        return float(word)
+    return numbers.get(word)
+
+
+def _time_limit(text: str, g: SetupGrammar) -> int | None:
+    """Seconds of a time limit said ("mit Zeitlimit, eine Minute", "90 seconds each")."""
+    data = g.time_limit
+    units: dict[str, float] = data["units"]
+    numbers: dict[str, float] = data["numbers"]
     words = text.split()
-    for i, word in enumerate(words[1:], 1):
-        unit = UNITS[lang].get(word)
+    for i, word in enumerate(words):
+        unit = units.get(word)
         if unit is None:
             continue
-        before = words[i - 1]
-        number = float(before) if before.isdigit() else NUMBERS[lang].get(before)
-        if number is not None:
-            return int(number * unit)
+        count = _number(words[i - 1], numbers) if i else None
+        part = _number(words[i - 2], numbers) if i >= 2 else None
+        if count is not None and part is not None and part < 1:  # "half a minute"
+            count *= part
+        if count:
+            return int(count * unit)
+    strong = [p for p in data["says"] if p not in units]
+    if any(_has(text, normalize(str(p))) for p in strong):
+        for word in words:
+            if word.isascii() and word.isdigit() and len(word) <= MAX_DIGITS:
+                return int(word)
+        return int(data["default"])
     return None
-
-
-def _find_players(raw: str, lang: str) -> tuple[str, ...]:
-    text = normalize(raw, keep_case=True)
-    low = text.lower()
-    starts = [(i, p) for p in PLAYERS[lang] if (i := _has(low, p)) >= 0]
-    if not starts:
-        return ()
-    start, phrase = min(starts, key=lambda ip: (ip[0], -len(ip[1])))
-    rest = text[start:].split()[len(phrase.split()) :]
-    stops = {w for phrases in _games(lang).values() for p in phrases for w in p.split()}
-    stops |= {w for phrases in _options(lang) for p in phrases for w in p.split()}
-    stops |= {"auf", "in", "englisch", "deutsch", "english", "german"}
-    stops |= {"zeitlimit", "time", "limit", "version", "variante", "spielen", "spiel", "game"}
-    names: list[str] = []
-    for word in rest:
-        if word.lower() in stops and word.lower() not in JOINING:
-            break
-        if word.lower() not in JOINING:
-            names.append(word[:1].upper() + word[1:])
-    return tuple(names)
-
-
-def _bare_names(raw: str, lang: str) -> tuple[str, ...]:
-    """Names said alone ("Anna, Ben und Cem") when the question was who plays. Nothing if
-    the answer holds other words (noise, a game, "me" without a name: asked again)."""
-    words = normalize(raw, keep_case=True).replace(",", " ").split()
-    names: list[str] = []
-    for word in words:
-        low = word.lower()
-        unnamed = low in NOISE or any(low in own for own in SELF.values())
-        if unnamed or not word.isalpha() or len(word) < 2:
-            return ()
-        if low not in JOINING:
-            names.append(word[:1].upper() + word[1:])
-    return tuple(names) if len(names) <= MAX_NAMES else ()
