@@ -74,9 +74,11 @@ class _Reader:
         self.g = g
         words = [t for t in tokens[1:] if t != ","]
         # typed with capitals ("wir sind Anna und Ben"): names are the capitalised words
-        self.typed_case = any(t[:1].isupper() for t in words) and any(
-            t[:1].islower() for t in words
-        )
+        # or in sentence case ("Leon, setz dich hin!"): only the first word may be a name
+        # without a capital
+        self.typed_case = (
+            any(t[:1].isupper() for t in words) or tokens[:1] != [] and tokens[0][:1].isupper()
+        ) and any(t[:1].islower() for t in words)
         # the joining words of every language: a family that chose another language for
         # the game may still say "Anna, Ben und Cem" in its own
         self.join = {","} | everyone(g, "join")
@@ -122,28 +124,32 @@ class _Reader:
             i += 1
         return names, i, joined
 
-    def intro(self) -> int:
-        """Where the names begin after an introducing phrase ("wir sind"), or -1."""
+    def intro(self) -> tuple[int, bool]:
+        """Where the names begin after an introducing phrase ("wir sind"), or -1; and
+        whether the phrase is a weak one ("it's", "es sind": often not about players)."""
         best: tuple[int, int] | None = None
-        for phrase in self.g.players["intro"]:
+        weak = {str(p) for p in self.g.players.get("weak_intro") or ()}
+        chosen = ""
+        for phrase in [*self.g.players["intro"], *sorted(weak)]:
             words = str(phrase).split()
             for i in range(len(self.low) - len(words) + 1):
                 if self.low[i : i + len(words)] == words:
                     key = (i, -len(words))
                     if best is None or key < best:
-                        best = key
+                        best, chosen = key, str(phrase)
                     break
-        return -1 if best is None else best[0] - best[1]
+        return (-1, False) if best is None else (best[0] - best[1], chosen in weak)
 
 
 def find_players(raw: str, g: SetupGrammar, asked: bool = False) -> tuple[str, ...]:
     """The players named in ``raw``; ``asked``: the question was who plays, so a name said
     alone counts. Nothing when someone is not named ("Anna und ich", "me, Sam and Jo")."""
     reader = _Reader(_tokens(raw), g)
-    start = reader.intro()
+    start, weak = reader.intro()
     if start >= 0:
         names, _, _ = reader.run(start, self_ok=True)
-        if names:
+        # "it's loud in here": a weak introduction needs two names ("it's Anna and Ben")
+        if names and not (weak and len(names) < 2 and not asked):
             return tuple(names) if len(names) <= MAX_NAMES else ()
     if any(w in reader.self_words for w in reader.low):
         return ()  # someone without a name ("Anna und ich", "me, Sam and Jo"): asked again

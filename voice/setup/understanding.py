@@ -20,6 +20,8 @@ FUZZY = 85
 FUZZY_MIN = 5
 MAX_WORDS = 80
 MAX_DIGITS = 6
+MIN_LIMIT_SECONDS = 10
+"""A shorter "time limit" is a figure of speech ("hang on a sec"), not a game's option."""
 """Longer numbers are no time limit anyone said (the command line then names the range)."""
 """Shorter phrases count only when said exactly ("pro" is not "per")."""
 
@@ -191,7 +193,7 @@ def _time_limit(text: str, g: SetupGrammar) -> int | None:
         part = _number(words[i - 2], numbers) if i >= 2 else None
         if count is not None and part is not None and part < 1:  # "half a minute"
             count *= part
-        if count:
+        if count and count * unit >= MIN_LIMIT_SECONDS:
             return int(count * unit)
     strong = [p for p in data["says"] if p not in units]
     if any(_has(text, normalize(str(p))) for p in strong):
