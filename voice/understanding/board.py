@@ -200,7 +200,8 @@ class BoardNameParser(NameParser):
             and result.name == self.intent
             and result.slots.get(self.slot) not in self._names
         )  # in a guess window anything is a guess; a board description still is one
-        if result is not None and result.score >= 1.0 and not unknown_name:
+        aloud = result is not None and result.name == "thinking"  # or words longer than names
+        if result is not None and result.score >= 1.0 and not unknown_name and not aloud:
             return result  # an exact sentence of the templates wins
         if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
             items = self._read(text)
