@@ -50,15 +50,14 @@ def test_the_shared_screen_is_refused_as_a_private_channel() -> None:
     assert run.code == 2 and "shared screen" in run.err
 
 
-def test_private_page_links_are_secret_files_and_shown_once(tmp_path: Path) -> None:
+def test_private_pages_refuse_an_address_phones_cannot_reach(tmp_path: Path) -> None:
     save = tmp_path / "g.jsonl"
-    out = _all_output(tmp_path, ["card 1"], "--private", "page", "--save", str(save), "--port", "0")
-    links = json.loads((tmp_path / "g.jsonl.links.json").read_text(encoding="utf-8"))
-    assert set(links) == {"Anna", "Ben", "Cem"} and len(set(links.values())) == 3
-    assert stat.S_IMODE((tmp_path / "g.jsonl.links.json").stat().st_mode) == 0o600
-    for player, token in links.items():
-        assert out.count(token) == 1 and f"{player}, your private page" in out
-    assert "Potato" not in out
+    for host in ("127.0.0.1", "8.8.8.8"):
+        run = run_cli("play", "pantone", "--players", "Anna,Ben,Cem", "--cards", "deal",
+                      "--private", "page", "--host", host, "--save", str(save), "--port", "0")  # fmt: skip
+        assert run.code != 0 and f"phones cannot open --host {host}" in run.err
+        assert "http://" not in run.err and "Traceback" not in run.err
+        assert not save.exists() and not (tmp_path / "g.jsonl.phones.json").exists()
 
 
 def test_the_board_is_told_asked_for_and_never_made_up(tmp_path: Path) -> None:

@@ -31,6 +31,9 @@ from voice.understanding.talk import meant_for_game
 
 __all__ = ["Phase", "Session"]
 
+PHONE_CHECK = 1.0
+"""Seconds between looks at the phones file while waiting for speech or keys."""
+
 HUB_KEYS = frozenset(
     {"resumed", "resumed_paused", "journal_tail_dropped", "yes_or_no", "say_again", "still_paused"}
 )
@@ -93,7 +96,25 @@ class Session(Table):
         (a timer can end it)."""
         self.run_timers(now)
         self.seat_player.play()
+        self.phone_news()
         return not self.finished
+
+    def phone_news(self) -> None:
+        """A phone picked its player on the table view: "Anna's phone is connected" (said
+        once a claim, nothing else about it: no address, no link)."""
+        if self.phones is not None:
+            news = self.phones.news()
+            if news:
+                self.out.record({"type": "phones", "connected": [e.data["player"] for e in news]})
+                self.say_only(news)
+
+    def seconds_to_next_timer(self) -> float | None:
+        """As :meth:`Table.seconds_to_next_timer`, but at most a second while phones may
+        pick their players (so that the table hears of it at once)."""
+        wait = super().seconds_to_next_timer()
+        if self.phones is not None and self.phones.on() and not self.finished:
+            wait = PHONE_CHECK if wait is None else min(wait, PHONE_CHECK)
+        return wait
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
