@@ -199,9 +199,14 @@ def test_deal_mode_without_a_private_channel_says_one_thing_and_takes_no_dealt_n
     assert sum("--private page" in s for s in said) == 2  # how to get one; then the refusal
     assert refusal in said[-1]
     assert session.game.hands["Anna"] == hand  # nothing discarded
-    # with a private channel the same number is the Artist's choice
+    # with a private channel the Artist names the card by its place in the hand they were
+    # told; a deck number said aloud would give the character away, so it is refused
     from voice.output.sinks import RecordingOutput
 
     session, stream = _deal_session(lang, RecordingOutput())
     session.hear(discard.format(n=hand[0]))
-    assert hand[0] not in session.game.hands["Anna"]
+    assert session.game.hands["Anna"] == hand
+    said = [json.loads(x)["text"] for x in stream.getvalue().splitlines() if '"say"' in x]
+    assert ("my second card" if lang == "en" else "die zweite Karte") in said[-1]
+    session.hear("discard my first card" if lang == "en" else "die erste Karte ablegen")
+    assert session.game.hands["Anna"] == hand[1:]

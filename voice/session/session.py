@@ -297,6 +297,10 @@ class Session(Table):
             if untold is not None:  # e.g. a dealt card the Artist could not be told
                 self.refuse(*untold)
                 return
+            aloud = self.adapter.said_aloud(action, self.game)
+            if aloud is not None:  # e.g. a dealt card's deck number
+                self.refuse(*aloud)
+                return
             if rival is not None:  # two colours compete: "Meinst du lila oder rosa?"
                 rival_action = self.adapter.action_for(rival, self.game)
                 if choice.ask(self, action, rival_action, name):
