@@ -88,6 +88,7 @@ def test_no_page_without_a_claim_and_no_claim_from_another_site(table) -> None:
     assert "Potato" not in response.read().decode()
     assert _get(server, "/me/events")[0] == 403
     assert _post(server, "player=Anna", {"Origin": "http://evil.example"})[0] == 403
+    assert _post(server, "player=Anna", {"Sec-Fetch-Site": "cross-site", "Origin": "null"})[0] == 403
     assert _post(server, "player=Mallory")[0] == 404
     assert _get(server, "/me", headers={"Cookie": "farbspiel_x=guess"})[0] == 303
 

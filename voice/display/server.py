@@ -379,8 +379,13 @@ class _Handler:
     async def _claim(self, request: web.BaseRequest) -> web.StreamResponse:
         """ "I am Anna" from a phone: the claim is taken (a device token in a cookie, then on
         to ``/me``) or refused (another device has it; no private pages; another site)."""
-        origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+        # another site's page may not claim a player for this browser (its Origin is
+        # "null" here: the pages send no referrer; browsers say where a request came from)
+        site = request.headers.get("Sec-Fetch-Site", "same-origin")
+        origin = request.headers.get("Origin", "null")
+        if site not in ("same-origin", "none") or (
+            origin != "null" and urlsplit(origin).netloc.lower() != request.host.lower()
+        ):
             return self._plain(HTTPStatus.FORBIDDEN, "another site")
         if (request.content_length or 0) > 1024:
             return self._plain(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
