@@ -72,6 +72,9 @@ def test_a_second_phone_is_refused_until_the_claim_is_undone(table) -> None:
         and "Another phone has already picked Anna" in text
         and "disconnect Anna" in text
     )
+    status, text = _post(server, "player=Ben", anna)  # one phone, one player
+    assert status == 409 and "This phone is already Anna&#x27;s" in text
+    assert "I am Ben" not in _get(server, "/", headers=anna)[1]
     assert release(save, "Anna")
     status, _ = _get(server, "/me", headers=anna)  # the wrong phone is out
     assert status == 303 and "Potato" not in _get(server, "/me", headers=anna)[1]
@@ -88,7 +91,9 @@ def test_no_page_without_a_claim_and_no_claim_from_another_site(table) -> None:
     assert "Potato" not in response.read().decode()
     assert _get(server, "/me/events")[0] == 403
     assert _post(server, "player=Anna", {"Origin": "http://evil.example"})[0] == 403
-    assert _post(server, "player=Anna", {"Sec-Fetch-Site": "cross-site", "Origin": "null"})[0] == 403
+    assert (
+        _post(server, "player=Anna", {"Sec-Fetch-Site": "cross-site", "Origin": "null"})[0] == 403
+    )
     assert _post(server, "player=Mallory")[0] == 404
     assert _get(server, "/me", headers={"Cookie": "farbspiel_x=guess"})[0] == 303
 

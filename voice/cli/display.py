@@ -153,6 +153,8 @@ def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None
         raise UsageError(console_text("display_needs_save"))
     save, lang = Path(session.journal.path), session.lang
     bind, shown = resolve_host(args)
+    with contextlib.suppress(OSError):  # the secret links of earlier versions: gone
+        save.with_name(save.name + ".links.json").unlink()
     if _phones(args):
         from voice.display.private import start_phones
 

@@ -81,7 +81,10 @@ def render_phones(state: TableState, claims: dict[str, str], mine: str | None) -
             rows.append(
                 f'<li><a class="button" href="/me">{esc(word(lang, "phones_mine", player=player))}</a></li>'
             )
-        elif player in claims:
+        elif player in claims or mine is not None:
+            if player not in claims:  # (this phone is someone else's: nothing to pick)
+                rows.append(f"<li>{esc(player)}</li>")
+                continue
             rows.append(f"<li>{esc(word(lang, 'phones_taken', player=player))}</li>")
         else:
             rows.append(

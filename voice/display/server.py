@@ -395,10 +395,16 @@ class _Handler:
         header = reading.state.header
         if reading.claims is None or header is None or player not in header.setup.players:
             return self._plain(HTTPStatus.NOT_FOUND, "not found")
-        save = self.server.save
-        token = await asyncio.wait_for(asyncio.to_thread(phones.claim, save, player), 5)
+        save, mine = (
+            self.server.save,
+            phones.player_of(reading.claims, request.cookies.get(self.cookie)),
+        )
+        token = None
+        if mine is None:  # (one phone, one player)
+            token = await asyncio.wait_for(asyncio.to_thread(phones.claim, save, player), 5)
         if token is None:
-            text = word(header.lang, "phones_refused", player=player)
+            key, who = ("phones_refused", player) if mine is None else ("phones_already", mine)
+            text = word(header.lang, key, player=who)
             view = View(text, f'<p class="big">{esc(text)}</p>', text, header.lang)
             body = page_html(view, "auto", "/events").encode("utf-8")
             return self._send(HTTPStatus.CONFLICT, "text/html; charset=utf-8", body)

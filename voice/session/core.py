@@ -20,8 +20,8 @@ from voice.output.rate import DEFAULT_RATE, clamp_rate
 from voice.output.sinks import Output
 from voice.session.adapters.base import GameAdapter
 from voice.session.journal import Header, Journal, JournalError, rewrite
-from voice.session.render import Speaker
 from voice.session.phones import PhoneWatch
+from voice.session.render import Speaker
 from voice.session.timers import Clock
 from voice.understanding.grammar import Grammar
 from voice.understanding.intents import IntentParser
