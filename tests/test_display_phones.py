@@ -185,3 +185,35 @@ def test_the_table_hears_a_phone_connect_and_undoes_a_wrong_claim_by_voice(
     assert _said(session).count(connected) == 2
     out = session.out.stream.getvalue()
     assert token not in out and "http" not in out  # no secret, no link on the table's output
+
+
+def test_the_terminal_and_the_table_get_the_public_address_only(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """``play --private page``: the address is shown (with a QR code of it) and said; no
+    player's link, token or name-bound address is printed; earlier claims are gone."""
+    import argparse
+
+    import voice.display.lan as lan
+    from voice.cli.display import start_table_view
+    from voice.session.phones import claim
+
+    monkeypatch.setattr(
+        lan, "phone_host", lambda host: ("127.0.0.1", "127.0.0.1")
+    )  # (loopback only here)
+    save = tmp_path / "game.jsonl"
+    session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna", cards="deal")
+    start_phones(save, keep=False)
+    token = claim(save, "Anna")  # a phone of an earlier run
+    args = argparse.Namespace(private="page", display=False, port=0, host=None, keep_phones=False)
+    view = start_table_view(session, args)
+    try:
+        assert view is not None
+        err = capsys.readouterr().err
+        assert f"Phones: each player opens {view.url} on their own phone" in err
+        assert "/p/" not in err and "/me" not in err and str(token) not in err
+        assert "For your private pages: each of you opens 127.0.0.1:" in " ".join(_said(session))
+        assert load_claims(save) == {}  # the earlier phone must pick its name again
+    finally:
+        if view is not None:
+            view.stop()
