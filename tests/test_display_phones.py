@@ -217,3 +217,45 @@ def test_the_terminal_and_the_table_get_the_public_address_only(
     finally:
         if view is not None:
             view.stop()
+
+
+def test_typing_at_the_table_hears_a_phone_connect_at_once_and_the_prompt_stays_calm(
+    tmp_path: Path,
+) -> None:
+    """The keyboard loop looks at the phones every second: "Anna's phone is connected"
+    comes while nobody types, and the looks themselves print nothing (no prompt spam)."""
+    import io
+    import os
+    import threading
+    import time
+
+    from voice.input.clock import RealClock
+    from voice.input.lines import LineReader
+    from voice.session.loops import run_keyboard
+    from voice.session.phones import claim
+
+    save = tmp_path / "game.jsonl"
+    start_phones(save, keep=False)
+    session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna", cards="deal")
+    read, write = os.pipe()
+    prompt = io.StringIO()
+
+    def table() -> None:
+        time.sleep(1.5)
+        claim(save, "Anna")
+        time.sleep(2.5)
+        os.write(write, b"disconnect Anna's phone\n")
+        os.close(write)
+
+    helper = threading.Thread(target=table)
+    helper.start()
+    began = time.monotonic()
+    run_keyboard(session, LineReader(read), RealClock(), prompt)
+    helper.join()
+    os.close(read)
+    said = _said(session)
+    assert "Anna's phone is connected." in said and said[-1].startswith(
+        "Anna's phone is disconnected."
+    )
+    assert time.monotonic() - began < 8
+    assert prompt.getvalue().count("> ") == 3  # at the start, after the news, after the line

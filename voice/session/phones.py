@@ -122,6 +122,7 @@ class PhoneWatch:
         self.save = Path(save)
         self.known: set[str] = set()
         self._stamp: tuple[int, int, int] | None = None
+        self._pending: list[Event] = []
 
     def on(self) -> bool:
         """Whether private pages are asked for (the phones file is there)."""
@@ -131,7 +132,16 @@ class PhoneWatch:
         """``player``'s claim was undone here: a new claim is news again."""
         self.known.discard(player)
 
+    def pending(self) -> bool:
+        """Whether :meth:`news` has something to tell (it is kept for it)."""
+        self._pending += self._look()
+        return bool(self._pending)
+
     def news(self) -> list[Event]:
+        found, self._pending = self._pending + self._look(), []
+        return found
+
+    def _look(self) -> list[Event]:
         try:
             st = os.stat(phones_file(self.save))
         except OSError:

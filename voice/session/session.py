@@ -108,6 +108,14 @@ class Session(Table):
                 self.out.record({"type": "phones", "connected": [e.data["player"] for e in news]})
                 self.say_only(news)
 
+    def due_now(self) -> bool:
+        """Whether a wait for input ended with something to say (a timer is due, a phone
+        was connected), rather than only to look at the phones."""
+        wait = super().seconds_to_next_timer()
+        return (wait is not None and wait <= 0) or (
+            self.phones is not None and self.phones.pending()
+        )
+
     def seconds_to_next_timer(self) -> float | None:
         """As :meth:`Table.seconds_to_next_timer`, but at most a second while phones may
         pick their players (so that the table hears of it at once)."""
