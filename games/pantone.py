@@ -101,8 +101,8 @@ class Pantone(Game):
     save_upgrades = {1: decide_guess, 2: name_clock}
     setup_limits = {"target": DEFAULT_TARGET}
     moves = {
-        "discard": Move("_apply_discard", ("card",)),
-        "choose": Move("_apply_choose", ("card",)),
+        "discard": Move("_apply_discard", ("card", "place")),
+        "choose": Move("_apply_choose", ("card", "place")),
         "ready": Move("_apply_ready"),
         "done": Move("_apply_done"),
         "guess": Move("_apply_guess", ("text", "name", "card")),
@@ -422,8 +422,10 @@ class Pantone(Game):
         hand.remove(number)
         self.out_of_game.append(number)
         self.stage = "choose"
+        # (dealt cards: the table hears that a card went, never which: the printed deck
+        # would tell what is left in the Artist's hand)
         return [
-            Event("discarded", {"player": self.artist, "card": number}),
+            Event("discarded", {"player": self.artist, "secret": True}),
             self._hand_event(),
             self._artist_event(),
         ]
@@ -453,11 +455,27 @@ class Pantone(Game):
             {"player": self.artist, "card": number, "name": card.name},
             to=self.artist,
         )
-        return [Event("chosen", {"player": self.artist, "card": number}), secret] + (
-            self._start_creating()
-        )
+        # dealt cards: the table hears only that a card was chosen (its number and the
+        # printed deck would give the character away)
+        told: dict[str, JSON] = {"player": self.artist}
+        if self.card_mode == "deal":
+            told["secret"] = True
+        else:
+            told["card"] = number
+        return [Event("chosen", told), secret] + (self._start_creating())
 
     def _card_number(self, args: Mapping[str, JSON]) -> int:
+        """The deck number of the card meant: said as such, or (dealt cards) by its place
+        in the Artist's private hand, as they were told it ("my second card")."""
+        if "place" in args:
+            if self.card_mode != "deal" or self.artist is None:
+                raise NotAllowed("say_card_number", player=self.artist)
+            hand, place = self.hands[self.artist], args["place"]
+            if type(place) is not int or not 1 <= place <= len(hand):
+                raise NotAllowed(
+                    "no_such_place", player=self.artist, place=str(place), count=len(hand)
+                )
+            return hand[place - 1]
         number = args.get("card")
         if type(number) is not int or not 1 <= number <= len(self.deck):
             raise NotAllowed("no_such_card", card=str(number), count=len(self.deck))
@@ -756,6 +774,7 @@ class Pantone(Game):
         return Event("ask_discard", {"player": self.artist, "count": len(self.hands[self.artist])})
 
     def _hand_event(self) -> Event:
+        # (in this order: the Artist names a card by its place, "my second card")
         cards = [{"card": n, "name": self.deck[n - 1].name} for n in self.hands[self.artist]]
         return Event("hand", {"player": self.artist, "cards": cards}, to=self.artist)
 

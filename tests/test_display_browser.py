@@ -84,34 +84,54 @@ def test_the_view_follows_a_game_live_and_keeps_its_secrets(browser, tmp_path: P
 
 
 def test_the_private_page_in_the_browser(browser, tmp_path: Path) -> None:
+    """A phone opens the public address, picks "Ich bin Anna" and sees her cards; another
+    phone cannot pick her too, and neither it nor the shared screen sees them."""
     from display_games import start
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from voice.display.private import ensure_tokens
+    from voice.display.private import start_phones
 
     save = tmp_path / "game.jsonl"
     session = start(save, "pantone", "de", ("Anna", "Ben"), "Anna", cards="deal")
-    tokens = ensure_tokens(save, ("Anna", "Ben"))
+    start_phones(save, keep=False)
     server = TableServer(save, "127.0.0.1", 0)
     server.serve_in_thread()
+    hand = session.game.hands["Anna"]
+    names = [session.game.deck[n - 1].name for n in hand]
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
-        browser.get(f"{base}/p/{tokens['Anna']}")
-        hand = session.game.hands["Anna"]
-        names = [session.game.deck[n - 1].name for n in hand]
-        assert all(name in _text(browser) for name in names)
-        session.hear(f"Karte {hand[0]} ablegen")
-        WebDriverWait(browser, 3, poll_frequency=0.1).until(
-            lambda d: f"Karte {hand[0]} ablegen" not in _text(d) and "Vorher" in _text(d)
-        )
-        bad = axe_violations(browser)
-        assert not bad, [(v["id"], v["help"]) for v in bad]
-        browser.get(f"{base}/p/{tokens['Ben']}")
-        assert not any(name in browser.page_source for name in names)
+        browser.delete_all_cookies()
         browser.get(f"{base}/")
         assert not any(name in browser.page_source for name in names)
+        browser.find_element("xpath", "//button[normalize-space()='Ich bin Anna']").click()
+        WebDriverWait(browser, 3).until(lambda d: d.current_url == f"{base}/me")
+        assert all(name in _text(browser) for name in names)
+        session.hear("die erste Karte ablegen")
+        WebDriverWait(browser, 3, poll_frequency=0.1).until(lambda d: "Vorher" in _text(d))
+        bad = axe_violations(browser)
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        browser.get(f"{base}/")  # Anna's phone: her page is one tap away
+        assert "Das ist Annas Handy" in _phones(browser)
+        browser.delete_all_cookies()  # another phone (Ben's)
+        browser.get(f"{base}/")
+        phones = _phones(browser)
+        assert "Ich bin Anna" not in phones and "Annas Handy ist verbunden" in phones
+        bad = axe_violations(browser)  # the names to pick, on the shared page
+        assert not bad, [(v["id"], v["help"]) for v in bad]
+        browser.get(f"{base}/me")  # no claim: back to the names, nothing of Anna's
+        assert browser.current_url.startswith(f"{base}/") and not any(
+            n in browser.page_source for n in names
+        )
+        browser.find_element("xpath", "//button[normalize-space()='Ich bin Ben']").click()
+        WebDriverWait(browser, 3).until(lambda d: d.current_url == f"{base}/me")
+        assert "Ben" in _text(browser) and not any(name in browser.page_source for name in names)
     finally:
         server.stop()
+        browser.delete_all_cookies()
+
+
+def _phones(driver) -> str:
+    return str(driver.find_element("id", "phones").text)
 
 
 def _count(driver) -> int:

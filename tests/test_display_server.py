@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from display_games import start
 
-from voice.display.private import ensure_tokens
+from voice.display.private import start_phones
 from voice.display.server import TableServer
 
 
@@ -20,11 +20,24 @@ def served(tmp_path: Path):
     save = tmp_path / "game.jsonl"
     session = start(save, "pantone", "en", ("Anna", "Ben", "Cem"), "Anna")
     session.hear("card 1")
-    tokens = ensure_tokens(save, ("Anna", "Ben", "Cem"))
+    start_phones(save, keep=False)
     server = TableServer(save, "127.0.0.1", 0)
     server.serve_in_thread()
-    yield server, save, tokens
+    phones = {player: claim_phone(server, player) for player in ("Anna", "Ben", "Cem")}
+    yield server, save, phones
     server.stop()
+
+
+def claim_phone(server: TableServer, player: str, cookie: str = "") -> dict[str, str]:
+    """A phone that picks "I am <player>" on the table page: the cookie it is given."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie}
+    conn.request("POST", "/claim", body=f"player={player}", headers=headers)
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    assert response.status == 303 and response.getheader("Location") == "/me", response.status
+    return {"Cookie": response.getheader("Set-Cookie", "").split(";")[0]}
 
 
 def _get(server: TableServer, path: str, method: str = "GET", headers=None) -> tuple[int, str]:
@@ -46,12 +59,12 @@ def _raw(server: TableServer, data: bytes) -> bytes:
 
 
 def test_only_the_view_and_its_pages_are_served(served) -> None:
-    server, save, tokens = served
+    server, save, _phones = served
     status, body = _get(server, "/")
     assert status == 200 and "Artist: <strong>Anna</strong>" in body and "Potato" not in body
     for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/view.css/../../x", "//etc/passwd",
                  "/game.jsonl", "/" + save.name, "/p/", "/p/guessed-token", "/p/" + "A" * 22,
-                 "/static/view.js", "/events/x", "/favicon.ico", "/p/" + tokens["Anna"] + "/x"):  # fmt: skip
+                 "/static/view.js", "/events/x", "/favicon.ico", "/me/x", "/p/x"):  # fmt: skip
         status, body = _get(server, path)
         assert status == 404, path
         assert "Potato" not in body and "farbspiel" not in body[:0] + ""
@@ -78,10 +91,10 @@ def test_huge_and_broken_requests_get_clean_refusals(served) -> None:
 
 
 def test_private_pages_show_only_their_owner_what_is_theirs(served) -> None:
-    server, _, tokens = served
-    status, body = _get(server, "/p/" + tokens["Anna"])
+    server, _, phones = served
+    status, body = _get(server, "/me", headers=phones["Anna"])
     assert status == 200 and "Anna, your character is Mr. Potato Head, card 1." in body
-    status, body = _get(server, "/p/" + tokens["Ben"])
+    status, body = _get(server, "/me", headers=phones["Ben"])
     assert status == 200 and "Potato" not in body and "Nothing for you right now" in body
     status, _ = _get(server, "/")
     conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
@@ -111,11 +124,11 @@ def test_a_half_written_or_corrupt_line_shows_the_last_good_state_and_waits(serv
 
 
 def _events(
-    server: TableServer, path: str = "/events"
+    server: TableServer, path: str = "/events", headers: dict[str, str] | None = None
 ) -> tuple[http.client.HTTPResponse, list[bytes]]:
     """Open a live-update stream and read it up to its first event: (the answer, its lines)."""
     conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
-    conn.request("GET", path)
+    conn.request("GET", path, headers=headers or {})
     response = conn.getresponse()
     lines = []
     while response.status == 200 and not (lines and lines[-1].startswith(b"data: ")):
@@ -234,12 +247,12 @@ def _replace(save: Path, kind: str) -> None:
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "loop"])
 def test_a_save_path_that_is_no_file_makes_the_view_wait_and_it_recovers(served, kind: str) -> None:
-    server, save, tokens = served
+    server, save, phones = served
     good = save.read_bytes()
     _replace(save, kind)
     status, body = _get(server, "/")  # (a FIFO is never opened for reading: no hang)
     assert status == 200 and "cannot be read yet" in body
-    assert _get(server, "/p/" + tokens["Anna"])[0] == 200  # the private pages answer too
+    assert _get(server, "/me", headers=phones["Anna"])[0] == 200  # the private pages answer too
     save.rmdir() if kind == "folder" else save.unlink()
     save.write_bytes(good)
     status, body = _get(server, "/")
@@ -266,15 +279,15 @@ def test_a_reading_that_hangs_holds_up_no_request(served) -> None:
     import threading
     import time
 
-    server, save, tokens = served
+    server, save, phones = served
     assert "The Artist is painting" in _get(server, "/")[1]
     watcher, released = server.journal.watcher, threading.Event()
     reading = watcher.state
     watcher.state = lambda: (released.wait(30), reading())[1]  # type: ignore[method-assign]
     try:
         began = time.monotonic()
-        for path in ("/", "/", "/p/" + tokens["Anna"], "/view.css"):
-            status, body = _get(server, path)
+        for path in ("/", "/", "/me", "/view.css"):
+            status, body = _get(server, path, headers=phones["Anna"])
             assert status == 200, path
         assert time.monotonic() - began < 4
         assert "The Artist is painting" in body or path == "/view.css"
@@ -289,7 +302,7 @@ def test_a_reading_that_hangs_holds_up_no_request(served) -> None:
 def test_closed_streams_give_back_their_places_at_once(served) -> None:
     from voice.display.server import MAX_STREAMS
 
-    server, _, tokens = served
+    server, _, phones = served
     for _ in range(2 * MAX_STREAMS):  # opened and closed, one after another
         response, _lines = _events(server)
         assert response.status == 200
@@ -297,7 +310,7 @@ def test_closed_streams_give_back_their_places_at_once(served) -> None:
     held = [_events(server)[0] for _ in range(MAX_STREAMS)]  # every place of the table taken
     assert all(r.status == 200 for r in held)
     assert _events(server)[0].status == 503  # "too many viewers"
-    private, _lines = _events(server, f"/p/{tokens['Anna']}/events")
+    private, _lines = _events(server, "/me/events", phones["Anna"])
     assert private.status == 200  # the private pages keep places of their own
     private.close()
     held.pop().close()
@@ -314,10 +327,10 @@ def test_closed_streams_give_back_their_places_at_once(served) -> None:
 def test_a_client_dropping_its_connection_puts_nothing_on_the_terminal(served, capfd) -> None:
     import struct
 
-    server, _, tokens = served
+    server, _, phones = served
     port = server.server_address[1]
     requests = [b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-                b"GET /p/" + tokens["Anna"].encode() + b"/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                b"GET /me/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + phones["Anna"]["Cookie"].encode() + b"\r\n\r\n",
                 b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n", b"\x16\x03\x01garbage"]  # fmt: skip
     for _ in range(5):
         for data in requests:

@@ -56,7 +56,7 @@ def test_the_character_is_never_said_aloud_before_it_is_guessed(cards: str) -> N
     public, private = play(["Anna"], cards=cards)  # to learn the dealt hand
     if cards == "deal":
         hand = next(r for r in private.records if r["type"] == "hand")["cards"]
-        lines += [f"discard card {hand[0]['card']}", f"card {hand[1]['card']}"]
+        lines += ["discard my first card", "my second card"]  # by place in the hand
     lines += SNOOPING + ["my cards", "done"] + SNOOPING + ["@+5", "@+5"] + SNOOPING
     public, private = play(lines, cards=cards)
     secrets = [r for r in private.records if r["type"] == "your_character"]
@@ -69,6 +69,11 @@ def test_the_character_is_never_said_aloud_before_it_is_guessed(cards: str) -> N
         assert other.lower() not in text
     assert {"type": "private", "to": "Anna", "about": "your_character"} in public
     assert any(name.lower() in said.lower() for said in private.said)
+    if cards == "deal":  # the table heard that a card was chosen, never its deck number
+        assert secrets[0]["card"] == hand[2]["card"]
+        for number in (c["card"] for c in hand):
+            assert f"card {number}" not in text and f'"card": {number}' not in text
+        assert "anna has put a card aside." in text and "anna has chosen a card." in text
 
 
 def test_the_name_is_said_once_guessed_and_nobody_else_gets_private_lines() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -50,15 +49,14 @@ def test_the_shared_screen_is_refused_as_a_private_channel() -> None:
     assert run.code == 2 and "shared screen" in run.err
 
 
-def test_private_page_links_are_secret_files_and_shown_once(tmp_path: Path) -> None:
+def test_private_pages_refuse_an_address_phones_cannot_reach(tmp_path: Path) -> None:
     save = tmp_path / "g.jsonl"
-    out = _all_output(tmp_path, ["card 1"], "--private", "page", "--save", str(save), "--port", "0")
-    links = json.loads((tmp_path / "g.jsonl.links.json").read_text(encoding="utf-8"))
-    assert set(links) == {"Anna", "Ben", "Cem"} and len(set(links.values())) == 3
-    assert stat.S_IMODE((tmp_path / "g.jsonl.links.json").stat().st_mode) == 0o600
-    for player, token in links.items():
-        assert out.count(token) == 1 and f"{player}, your private page" in out
-    assert "Potato" not in out
+    for host in ("127.0.0.1", "8.8.8.8"):
+        run = run_cli("play", "pantone", "--players", "Anna,Ben,Cem", "--cards", "deal",
+                      "--private", "page", "--host", host, "--save", str(save), "--port", "0")  # fmt: skip
+        assert run.code != 0 and f"phones cannot open --host {host}" in run.err
+        assert "http://" not in run.err and "Traceback" not in run.err
+        assert not save.exists() and not (tmp_path / "g.jsonl.phones.json").exists()
 
 
 def test_the_board_is_told_asked_for_and_never_made_up(tmp_path: Path) -> None:
@@ -200,9 +198,14 @@ def test_deal_mode_without_a_private_channel_says_one_thing_and_takes_no_dealt_n
     assert sum("--private page" in s for s in said) == 2  # how to get one; then the refusal
     assert refusal in said[-1]
     assert session.game.hands["Anna"] == hand  # nothing discarded
-    # with a private channel the same number is the Artist's choice
+    # with a private channel the Artist names the card by its place in the hand they were
+    # told; a deck number said aloud would give the character away, so it is refused
     from voice.output.sinks import RecordingOutput
 
     session, stream = _deal_session(lang, RecordingOutput())
     session.hear(discard.format(n=hand[0]))
-    assert hand[0] not in session.game.hands["Anna"]
+    assert session.game.hands["Anna"] == hand
+    said = [json.loads(x)["text"] for x in stream.getvalue().splitlines() if '"say"' in x]
+    assert ("my second card" if lang == "en" else "die zweite Karte") in said[-1]
+    session.hear("discard my first card" if lang == "en" else "die erste Karte ablegen")
+    assert session.game.hands["Anna"] == hand[1:]

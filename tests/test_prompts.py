@@ -58,7 +58,7 @@ SAMPLE: dict[str, Any] = {
     "row": 1, "column": 2, "current": False, "state": "empty",
     "choices": "a, b", "found": "x", "game": "pantone", "copy": "/tmp/x", "key": "x",
     "assistant": "Robo",
-    "said": 2, "names": ["Pinocchio", "Pinocchio"],
+    "said": 2, "names": ["Pinocchio", "Pinocchio"], "address": "192.168.1.20:8765", "place": 2,
 }  # fmt: skip
 
 # per game: fields whose meaning differs from SAMPLE

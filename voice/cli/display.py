@@ -24,8 +24,29 @@ def add_display_options(p: argparse.ArgumentParser, with_flag: bool) -> None:
         p.add_argument("--display", action="store_true")  # help texts: cli.yaml
     if not with_flag:  # beside a game: stop once that game's process is gone (see _done)
         p.add_argument("--watch-pid", type=int, help=argparse.SUPPRESS)
+        p.add_argument("--keep-phones", action="store_true")
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
-    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--host", default=None)
+
+
+def _phones(args: argparse.Namespace) -> bool:
+    return getattr(args, "private", None) == "page"
+
+
+def resolve_host(args: argparse.Namespace) -> tuple[str, str]:
+    """(the address to listen on, the address to show). With private pages it is one the
+    household's phones can reach, or a refusal that says why (never an address that
+    cannot work from a phone)."""
+    from voice.display.lan import phone_host
+    from voice.errors import CliError
+
+    if not _phones(args):
+        host = args.host or "127.0.0.1"
+        return host, host
+    try:
+        return phone_host(args.host)
+    except ValueError as exc:
+        raise CliError(console_text(str(exc), host=args.host)) from None
 
 
 def _check_port(port: int) -> None:
@@ -92,13 +113,14 @@ def check_table_view(args: argparse.Namespace, lang: str) -> None:
     behind."""
     from voice.errors import CliError
 
-    wanted = getattr(args, "display", False) or getattr(args, "private", None) == "page"
+    wanted = getattr(args, "display", False) or _phones(args)
     if not wanted:
         return
     _check_port(args.port)
+    bind, _shown = resolve_host(args)
     if not args.port:
         return  # any free port
-    host = args.host.strip("[]")
+    host = bind.strip("[]")
     try:
         family = socket.getaddrinfo(host or None, args.port, type=socket.SOCK_STREAM)[0][0]
         with socket.socket(family, socket.SOCK_STREAM) as probe:
@@ -107,14 +129,21 @@ def check_table_view(args: argparse.Namespace, lang: str) -> None:
     except OSError as exc:
         if exc.errno in (errno.EADDRINUSE, 48):  # (48: macOS)
             raise CliError(word(lang, "console_port_busy", port=args.port)) from None
-        text = console_text("display_cannot_serve", host=args.host, port=args.port, reason=exc)
+        text = console_text("display_cannot_serve", host=bind, port=args.port, reason=exc)
         raise CliError(text) from None
 
 
 def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None:
-    """Start the table view beside a game when ``--display`` or ``--private page`` asks;
-    say its address, and each player's private link and QR code once."""
-    wanted = getattr(args, "display", False) or getattr(args, "private", None) == "page"
+    """Start the table view beside a game when ``--display`` or ``--private page`` asks,
+    and show its address. With private pages: the phones' claims start afresh (unless
+    ``--keep-phones``), and the table's public address is shown (with a QR code of it)
+    for every phone to open and pick its name on; no private link exists to show."""
+    if not _phones(args) and session.journal is not None:
+        from voice.session.phones import phones_file
+
+        with contextlib.suppress(OSError):  # no private pages now: no phone keeps one
+            phones_file(Path(session.journal.path)).unlink()
+    wanted = getattr(args, "display", False) or _phones(args)
     if not wanted:
         return None
     from voice.errors import UsageError
@@ -123,32 +152,41 @@ def start_table_view(session: Any, args: argparse.Namespace) -> TableView | None
     if session.journal is None:
         raise UsageError(console_text("display_needs_save"))
     save, lang = Path(session.journal.path), session.lang
-    port = args.port or _free_port(args.host)
-    view = _spawn(save, args.host, port, lang)
-    url = view.url
-    print(f"farbspiel: {word(lang, 'console_display', url=url)}", file=sys.stderr, flush=True)
-    if args.host in ("127.0.0.1", "localhost", "::1"):
-        print(f"farbspiel: {word(lang, 'console_display_local')}", file=sys.stderr, flush=True)
-    if args.private == "page":
-        from voice.display.private import ensure_tokens
+    bind, shown = resolve_host(args)
+    with contextlib.suppress(OSError):  # the secret links of earlier versions: gone
+        save.with_name(save.name + ".links.json").unlink()
+    if _phones(args):
+        from voice.display.private import start_phones
 
-        tokens = ensure_tokens(save, session.setup.players)
-        for player in session.setup.players:
-            link = f"{url}p/{tokens[player]}"
-            print(
-                f"farbspiel: {word(lang, 'console_private', player=player, url=link)}",
-                file=sys.stderr,
-                flush=True,
-            )
-            _qr(link)
+        start_phones(save, keep=getattr(args, "keep_phones", False))
+    port = args.port or _free_port(bind)
+    view = _spawn(save, bind, port, lang, shown)
+    url = view.url
+    if _phones(args):
+        say(f"farbspiel: {word(lang, 'console_phones', url=url)}")
+        if getattr(args, "keep_phones", False):
+            say(f"farbspiel: {word(lang, 'console_phones_kept')}")
+        _qr(url)
+        from games.engine import Event
+
+        spoken = url.removeprefix("http://").rstrip("/")
+        session.say_only([Event("phones_open", {"address": spoken})])
+    else:
+        say(f"farbspiel: {word(lang, 'console_display', url=url)}")
+    if bind in ("127.0.0.1", "localhost", "::1"):
+        say(f"farbspiel: {word(lang, 'console_display_local')}")
     return view
 
 
-def _spawn(save: Path, host: str, port: int, lang: str) -> TableView:
+def say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _spawn(save: Path, host: str, port: int, lang: str, shown: str) -> TableView:
     """Start ``farbspiel display`` for ``save`` (or find the one already serving it)."""
     from voice.errors import CliError
 
-    url = _url(host, port)
+    url = _url(shown, port)
     if _serves(host, port, save):
         return TableView(None, url)  # still running from before a crash: use it again
     command = [sys.executable, "-m", "voice", "display", str(save), "--port", str(port),
@@ -189,7 +227,8 @@ def _serves(host: str, port: int, save: Path) -> bool:
         target = "::1"
     try:
         conn = http.client.HTTPConnection(target, port, timeout=1)
-        conn.request("HEAD", "/", headers={"Host": "127.0.0.1"})
+        name = f"[{target}]" if ":" in target else target
+        conn.request("HEAD", "/", headers={"Host": f"{name}:{port}"})
         answer = conn.getresponse()
         conn.close()
     except OSError:
@@ -205,8 +244,8 @@ def _free_port(host: str) -> int:
 
 
 def _qr(link: str) -> None:
-    """The link as a QR code on the terminal (a phone's camera opens it; its screen
-    reader then reads the private page to that player alone)."""
+    """The table's public address as a QR code on the terminal (a phone's camera opens
+    it; there the player picks their name)."""
     try:
         import segno
     except ImportError:  # pragma: no cover - segno is a dependency
@@ -225,8 +264,9 @@ def cmd_display(args: argparse.Namespace) -> int:
     lang = "en"
     with contextlib.suppress(Exception):  # a damaged file is still shown (as far as it is good)
         lang = read(save).header.lang
-    server = _start(Path(save), args.host, args.port, lang)
-    _announce(server, args.host, lang, "console_serving", save=save)
+    host = args.host or "127.0.0.1"
+    server = _start(Path(save), host, args.port, lang)
+    _announce(server, host, lang, "console_serving", save=save)
     try:
         while not _done(args.watch_pid, Path(save)):
             server.stopping.wait(5)

@@ -2,63 +2,41 @@
 """Private pages: what only one player may see (the Pantone Artist's cards), on their own
 phone.
 
-Each player gets an unguessable link (``/p/<token>``, 128 random bits) kept in a file
-beside the save file (``<save>.links.json``, readable only by its owner), so the links
-stay the same after a crash, a resume or a restart of ``farbspiel display``. The page
-shows the private messages the game has for that player, newest first, in the game's
-language; the table view never shows them.
+No private link exists. Each phone opens the table's public address and claims its
+player once ("I am Anna"); the claim sets a random device token (a cookie, 128 bits) in
+that browser and keeps only the token's hash in the phones file beside the save file
+(``<save>.phones.json``, readable only by its owner). From then on ``/me`` shows that
+player's private page to that device alone; a second device claiming the same player is
+refused until the claim is undone (by voice: "disconnect Anna's phone"). A new game and a
+``resume`` start with no claims, unless the table keeps its phones (``--keep-phones``).
 """
 
 from __future__ import annotations
-
-import contextlib
-import json
-import os
-import secrets
-from collections.abc import Iterable
-from pathlib import Path
 
 from voice.display.state import TableState
 from voice.display.views import View, esc, word
 from voice.output.messages import Messages
 from voice.session.adapters import ADAPTERS
+from voice.session.phones import (
+    load_claims,
+    phones_file,
+    player_of,
+    release,
+    start_phones,
+)
+
+__all__ = [
+    "load_claims",
+    "phones_file",
+    "player_of",
+    "release",
+    "render_phones",
+    "render_private",
+    "start_phones",
+]
 
 SHOWN = 6
 """How many private messages a page shows (newest first)."""
-
-
-def links_file(save: Path) -> Path:
-    return Path(save).with_name(Path(save).name + ".links.json")
-
-
-def load_tokens(save: Path) -> dict[str, str]:
-    """player → token, from the links file beside ``save`` (empty if there is none)."""
-    try:
-        data = json.loads(links_file(save).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): v for k, v in data.items() if isinstance(v, str) and len(v) >= 16}
-
-
-def ensure_tokens(save: Path, players: Iterable[str]) -> dict[str, str]:
-    """The players' tokens, making (and saving) those that are missing."""
-    tokens = load_tokens(save)
-    missing = [p for p in players if p not in tokens]
-    if not missing:
-        return tokens
-    for player in missing:
-        tokens[player] = secrets.token_urlsafe(16)
-    path = links_file(save)
-    tmp = path.with_name(path.name + ".tmp")
-    with contextlib.suppress(OSError):
-        tmp.unlink()
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(tokens, out, ensure_ascii=False)
-    tmp.replace(path)
-    return tokens
 
 
 def render_private(state: TableState, player: str) -> View:
@@ -87,3 +65,34 @@ def render_private(state: TableState, player: str) -> View:
         news = word(lang, "private_nothing")
         parts.append(f'<p class="big">{esc(news)}</p>')
     return View(title, "".join(parts), news, lang)
+
+
+def render_phones(state: TableState, claims: dict[str, str], mine: str | None) -> str:
+    """The table page's part for the phones: "I am Anna" for each unclaimed player (a
+    form: it takes the claim), "connected" for the others, and for a device that has
+    claimed, the way to its own page. Nothing secret: it is the same on every screen but
+    for the device's own line."""
+    if state.header is None:
+        return ""
+    lang = state.header.lang
+    rows = []
+    for player in state.header.setup.players:
+        if player == mine:
+            rows.append(
+                f'<li><a class="button" href="/me">{esc(word(lang, "phones_mine", player=player))}</a></li>'
+            )
+        elif player in claims or mine is not None:
+            if player not in claims:  # (this phone is someone else's: nothing to pick)
+                rows.append(f"<li>{esc(player)}</li>")
+                continue
+            rows.append(f"<li>{esc(word(lang, 'phones_taken', player=player))}</li>")
+        else:
+            rows.append(
+                f'<li><form method="post" action="/claim"><button name="player" value="{esc(player)}">'
+                f"{esc(word(lang, 'phones_claim', player=player))}</button></form></li>"
+            )
+    return (
+        f'<section id="phones" class="phones" aria-labelledby="h-phones"><h2 id="h-phones">'
+        f"{esc(word(lang, 'phones_title'))}</h2><p>{esc(word(lang, 'phones_intro'))}</p>"
+        f"<ul>{''.join(rows)}</ul></section>"
+    )

@@ -7,10 +7,13 @@ second heartbeat, one lock around the journal so that a save path that blocks fr
 request, and 44 ms per keep-alive request. Here
 
 * answers only ``GET``/``HEAD`` (405 for the other methods of HTTP, 501 for unknown ones)
-  on exactly these paths: ``/``, ``/events``, ``/view.css``, ``/view.js``, ``/p/<token>``
-  and ``/p/<token>/events`` (404 for everything else, so no path can reach a file);
-* when bound to loopback, refuses requests whose ``Host`` is not a loopback name (a web
-  page elsewhere cannot read the view through DNS rebinding);
+  on exactly these paths: ``/``, ``/events``, ``/view.css``, ``/view.js``, ``/me`` and
+  ``/me/events`` (a player's private page, for the device that claimed them), and ``POST``
+  on ``/claim`` alone ("I am Anna", see :mod:`voice.display.private`); 404 for everything
+  else, so no path can reach a file;
+* when bound to one address (loopback, or the household network's), refuses requests whose
+  ``Host`` is not that address (a web page elsewhere cannot read the view through DNS
+  rebinding), and a claim whose ``Origin`` is another site;
 * sends no-store, no-referrer (a private link never leaks through the Referer header),
   nosniff, frame-deny and a same-origin content security policy;
 * reads the journal in a thread of its own (:class:`Journal`): a request waits for a fresh
@@ -34,7 +37,6 @@ import json
 import logging
 import os
 import queue
-import secrets
 import socket
 import stat
 import threading
@@ -47,9 +49,10 @@ from urllib.parse import parse_qs, urlsplit
 from aiohttp import http_exceptions, web
 from aiohttp.web_protocol import RequestHandler
 
-from voice.display.private import links_file, load_tokens, render_private
+from voice.display.private import render_phones, render_private
 from voice.display.state import TableState, Watcher
 from voice.display.views import View, esc, render, word
+from voice.session import phones
 
 DEFAULT_PORT = 8765
 POLL_SECONDS = 0.25
@@ -69,7 +72,7 @@ METHODS = frozenset(
     {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
 )
 _STATIC = {"/view.css": "text/css; charset=utf-8", "/view.js": "text/javascript; charset=utf-8"}
-_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"  # noqa: E501
+_CSP = "default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"  # noqa: E501
 
 
 def save_id(save: Path) -> str:
@@ -86,10 +89,10 @@ def static_file(name: str) -> bytes:
 
 @dataclasses.dataclass(frozen=True)
 class Reading:
-    """One reading of the save file and of its private links."""
+    """One reading of the save file and of the phones' claims (None: no private pages)."""
 
     state: TableState
-    tokens: dict[str, str]
+    claims: dict[str, str] | None
 
 
 class Journal:
@@ -102,10 +105,10 @@ class Journal:
     def __init__(self, save: Path) -> None:
         self.save = Path(save)
         self.watcher = Watcher(self.save)
-        self._last = Reading(TableState(waiting=True), {})
+        self._last = Reading(TableState(waiting=True), None)
         self._running: concurrent.futures.Future[Reading] | None = None
         self._began = 0.0
-        self._links: tuple[tuple[int, int, int] | None, dict[str, str]] = (None, {})
+        self._phones: tuple[tuple[int, int, int] | None, dict[str, str] | None] = (None, None)
         # a daemon thread: one stuck in a reading (a stalled share) never holds up the exit
         self._asked: queue.SimpleQueue[concurrent.futures.Future[Reading] | None]
         self._asked = queue.SimpleQueue()
@@ -121,21 +124,20 @@ class Journal:
                     future.set_exception(exc)
 
     def _read(self) -> Reading:
-        self._last = Reading(self.watcher.state(), self._tokens())
+        self._last = Reading(self.watcher.state(), self._claims())
         return self._last
 
-    def _tokens(self) -> dict[str, str]:
-        path = links_file(self.save)
+    def _claims(self) -> dict[str, str] | None:
         try:
-            st = os.stat(path)
+            st = os.stat(phones.phones_file(self.save))
         except OSError:
-            return {}
+            return None
         if not stat.S_ISREG(st.st_mode):
-            return {}  # (a FIFO would block the reading)
+            return None  # (a FIFO would block the reading)
         stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-        if stamp != self._links[0]:
-            self._links = (stamp, load_tokens(self.save))
-        return self._links[1]
+        if stamp != self._phones[0]:
+            self._phones = (stamp, phones.load_claims(self.save))
+        return self._phones[1]
 
     async def reading(self) -> Reading:
         """A fresh reading, or the last one (marked as waiting) if the file does not answer."""
@@ -150,7 +152,7 @@ class Journal:
                 return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(running)), left)
         last = self._last
         stalled = dataclasses.replace(last.state, waiting=True, version=last.state.version + "…")
-        return Reading(stalled, last.tokens)
+        return Reading(stalled, last.claims)
 
     def close(self) -> None:
         self._closed = True
@@ -191,6 +193,12 @@ class TableServer:
         self.places = Places()
         self.stopping = threading.Event()
         self.loopback = host in ("127.0.0.1", "localhost", "::1")
+        bare = host.strip("[]")
+        self.names: frozenset[str] | None = None  # (every interface: any name)
+        if self.loopback:
+            self.names = LOOPBACK_NAMES
+        elif bare not in ("0.0.0.0", "::", ""):
+            self.names = LOOPBACK_NAMES | {f"[{bare}]" if ":" in bare else bare}
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.socket = socket.create_server((host, port), family=family, backlog=BACKLOG)
         self.server_address: tuple[str, int] = tuple(self.socket.getsockname()[:2])
@@ -309,7 +317,8 @@ class _Handler:
     def __init__(self, server: TableServer) -> None:
         self.server = server
         self.save_id = save_id(server.save)
-        self._pages: dict[tuple[str, str | None, str, str, int], bytes] = {}
+        self._pages: dict[tuple[str, str | None, str, str, int, str], bytes] = {}
+        self.cookie = f"farbspiel_{self.save_id}"  # (cookies are not kept apart by port)
 
     async def handle(self, request: web.BaseRequest) -> web.StreamResponse:
         try:
@@ -324,6 +333,8 @@ class _Handler:
         method = request.method
         if method not in METHODS:
             return self._plain(HTTPStatus.NOT_IMPLEMENTED, "not implemented")
+        if method == "POST" and request.path == "/claim" and self._host_ok(request):
+            return await self._claim(request)
         if method not in ("GET", "HEAD"):
             return self._plain(HTTPStatus.METHOD_NOT_ALLOWED, "method not allowed",
                                {"Allow": "GET, HEAD"})  # fmt: skip
@@ -343,42 +354,89 @@ class _Handler:
         if path in _STATIC:
             return self._send(HTTPStatus.OK, _STATIC[path], static_file(path[1:]), cache=True)
         if path == "/":
-            state = (await self.server.journal.reading()).state
-            return self._page(state, None, _theme(parts.query), "/events")
+            reading = await self.server.journal.reading()
+            extra = ""
+            if reading.claims is not None:
+                mine = phones.player_of(reading.claims, request.cookies.get(self.cookie))
+                extra = render_phones(reading.state, reading.claims, mine)
+            return self._page(reading.state, None, _theme(parts.query), "/events", extra)
         if path == "/events":
             return await self._stream(request, None, head)
-        if path.startswith("/p/"):
-            token, _, rest = path[3:].partition("/")
+        if path in ("/me", "/me/events"):
             reading = await self.server.journal.reading()
-            player = _player_of(reading.tokens, token) if token else None
-            if player is None or rest not in ("", "events"):
-                return self._plain(HTTPStatus.NOT_FOUND, "not found")
-            if rest == "events":
+            claims = reading.claims or {}
+            player = phones.player_of(claims, request.cookies.get(self.cookie))
+            if player is None:  # not (or no longer) claimed from this device
+                if path == "/me/events":
+                    return self._plain(HTTPStatus.FORBIDDEN, "not claimed")
+                return self._send(HTTPStatus.SEE_OTHER, "text/plain; charset=utf-8",
+                                  b"", extra={"Location": "/#phones"})  # fmt: skip
+            if path == "/me/events":
                 return await self._stream(request, player, head)
-            return self._page(reading.state, player, _theme(parts.query), f"/p/{token}/events")
+            return self._page(reading.state, player, _theme(parts.query), "/me/events")
         return self._plain(HTTPStatus.NOT_FOUND, "not found")
 
+    async def _claim(self, request: web.BaseRequest) -> web.StreamResponse:
+        """ "I am Anna" from a phone: the claim is taken (a device token in a cookie, then on
+        to ``/me``) or refused (another device has it; no private pages; another site)."""
+        # another site's page may not claim a player for this browser (its Origin is
+        # "null" here: the pages send no referrer; browsers say where a request came from)
+        site = request.headers.get("Sec-Fetch-Site", "same-origin")
+        origin = request.headers.get("Origin", "null")
+        if site not in ("same-origin", "none") or (
+            origin != "null" and urlsplit(origin).netloc.lower() != request.host.lower()
+        ):
+            return self._plain(HTTPStatus.FORBIDDEN, "another site")
+        if (request.content_length or 0) > 1024:
+            return self._plain(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large")
+        body = await asyncio.wait_for(request.content.read(1024), 5)
+        player = parse_qs(body.decode("utf-8", "replace")).get("player", [""])[0]
+        reading = await self.server.journal.reading()
+        header = reading.state.header
+        if reading.claims is None or header is None or player not in header.setup.players:
+            return self._plain(HTTPStatus.NOT_FOUND, "not found")
+        save, mine = (
+            self.server.save,
+            phones.player_of(reading.claims, request.cookies.get(self.cookie)),
+        )
+        token = None
+        if mine is None:  # (one phone, one player)
+            token = await asyncio.wait_for(asyncio.to_thread(phones.claim, save, player), 5)
+        if token is None:
+            key, who = ("phones_refused", player) if mine is None else ("phones_already", mine)
+            text = word(header.lang, key, player=who)
+            view = View(text, f'<p class="big">{esc(text)}</p>', text, header.lang)
+            body = page_html(view, "auto", "/events").encode("utf-8")
+            return self._send(HTTPStatus.CONFLICT, "text/html; charset=utf-8", body)
+        answer = self._send(HTTPStatus.SEE_OTHER, "text/plain; charset=utf-8", b"",
+                            extra={"Location": "/me"})  # fmt: skip
+        answer.set_cookie(self.cookie, token, max_age=7 * 24 * 3600, path="/",
+                          httponly=True, samesite="Strict")  # fmt: skip
+        return answer
+
     def _host_ok(self, request: web.BaseRequest) -> bool:
-        if not self.server.loopback:
+        if self.server.names is None:
             return True
         host = (request.headers.get("Host") or "").strip().lower()
         if host.startswith("["):
             name = host[: host.find("]") + 1] if "]" in host else host
         else:
             name = host.rsplit(":", 1)[0] if ":" in host else host
-        return name in LOOPBACK_NAMES
+        return name in self.server.names
 
     # --- answers ---------------------------------------------------------------------
-    def _page(self, state: TableState, player: str | None, theme: str, events: str) -> web.Response:
+    def _page(
+        self, state: TableState, player: str | None, theme: str, events: str, extra: str = ""
+    ) -> web.Response:
         """The page of the table (``player`` None) or of one player's private page; made
         once per reading, theme and second (its clocks count whole seconds)."""
-        key = (state.version, player, theme, events, int(time.time()))
+        key = (state.version, player, theme, events, int(time.time()), extra)
         body = self._pages.get(key)
         if body is None:
             if len(self._pages) > 64:
                 self._pages.clear()
             view = render_private(state, player) if player else render(state)
-            body = page_html(view, theme, events, player is not None).encode("utf-8")
+            body = page_html(view, theme, events, player is not None, extra).encode("utf-8")
             self._pages[key] = body
         return self._send(HTTPStatus.OK, "text/html; charset=utf-8", body)
 
@@ -450,22 +508,13 @@ class _Handler:
             await asyncio.sleep(POLL_SECONDS)
 
 
-def _player_of(tokens: dict[str, str], token: str) -> str | None:
-    """The player whose private link ``token`` is (constant-time comparison)."""
-    found = None
-    for player, known in tokens.items():
-        if secrets.compare_digest(known.encode(), token.encode()):
-            found = player
-    return found
-
-
 def _theme(query: str) -> str:
     values = parse_qs(query).get("theme", [""])
     return values[0] if values[0] in ("light", "dark") else "auto"
 
 
 def page_html(
-    view: View, theme: str = "auto", events: str = "/events", private: bool = False
+    view: View, theme: str = "auto", events: str = "/events", private: bool = False, extra: str = ""
 ) -> str:
     """The whole page: it carries the current state (no script needed to read it)."""
     lang = view.lang
@@ -483,7 +532,7 @@ def page_html(
         f'<div id="banner" class="banner" role="alert" aria-live="assertive" hidden '
         f'data-lost="{esc(lost)}" data-stalled="{esc(stalled)}" data-stall="{STALL_SECONDS}">'
         "</div>"
-        f'<main id="view">{view.main}</main>'
+        f'<main id="view">{view.main}</main>{extra}'
         f'<p id="news" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">'
         f"{esc(view.news)}</p>"
         f'<p id="conn" class="conn" data-live="{esc(live)}" data-offline="{esc(offline)}" '

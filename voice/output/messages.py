@@ -218,7 +218,13 @@ class _Formatter(string.Formatter):
             if format_spec == "lines":  # one item a line, indented (a list of problems)
                 return "".join(f"\n  {v}" for v in value)
             if format_spec.startswith("@"):
-                parts = [m.require(format_spec[1:], item) for item in value]
+                # each item also knows its place in the list ("2: Pinocchio")
+                parts = [
+                    m.require(
+                        format_spec[1:], {"place": i, **item} if isinstance(item, dict) else item
+                    )
+                    for i, item in enumerate(value, start=1)
+                ]
                 return m.join(parts)
             word = format_spec if format_spec in ("and", "or") else "and"
             inner = "" if format_spec in ("and", "or") else format_spec

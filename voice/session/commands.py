@@ -186,6 +186,21 @@ def _change_rate(table: Table, step: int) -> None:
     table.respond([Event("rate_slower" if step < 0 else "rate_faster")])
 
 
+def _disconnect_phone(call: Call) -> None:
+    """ "Disconnect Anna's phone": a wrong claim undone; that player's private page is shut
+    to the phone that had it, and any phone may pick the name again."""
+    from voice.session.phones import release
+
+    table, player = call.table, str(call.slots["player"])
+    done = table.journal is not None and release(table.journal.path, player)
+    if done and table.phones is not None:
+        table.phones.forget(player)
+    table.out.record({"type": "phone_disconnected", "player": player, "done": done})
+    table.respond(
+        [Event("phone_disconnected" if done else "phone_not_connected", {"player": player})]
+    )
+
+
 # --- the table -----------------------------------------------------------------------
 ROWS: tuple[Command, ...] = (
     Command("repeat", _repeat, while_paused=True, while_asking=True),
@@ -198,6 +213,13 @@ ROWS: tuple[Command, ...] = (
     Command("continue", _continue, True, False, says=("continued", "not_paused")),
     Command("slower", _slower, True, True, says=("rate_slower", "rate_slowest")),
     Command("faster", _faster, True, True, says=("rate_faster", "rate_fastest")),
+    Command(
+        "disconnect_phone",
+        _disconnect_phone,
+        True,
+        True,
+        says=("phone_disconnected", "phone_not_connected"),
+    ),
     Command(
         "quit",
         _quit,

@@ -20,6 +20,7 @@ from voice.output.rate import DEFAULT_RATE, clamp_rate
 from voice.output.sinks import Output
 from voice.session.adapters.base import GameAdapter
 from voice.session.journal import Header, Journal, JournalError, rewrite
+from voice.session.phones import PhoneWatch
 from voice.session.render import Speaker
 from voice.session.timers import Clock
 from voice.understanding.grammar import Grammar
@@ -86,6 +87,7 @@ class Table(Speaker):
         self.lang = lang
         self.setup = setup
         self.journal = journal
+        self.phones = PhoneWatch(journal.path) if journal is not None else None
         self.confirm_below = confirm_below
         self.grammar = Grammar(lang, adapter.game_id, adapter.dynamic_lists(setup, lang))
         self.parser: IntentParser = adapter.parser(self.grammar, setup)

@@ -39,16 +39,22 @@ def run_keyboard(
     session: Session, reader: LineReader, clock: RealClock, prompt: TextIO | None = None
 ) -> None:
     """Read typed lines in real time; timers fire while waiting for input."""
+    prompted = False
     while not session.finished:
         if not session.tick(clock.now()):
             break
-        if prompt is not None:
+        if prompt is not None and not prompted:
             print("> ", end="", file=prompt, flush=True)
+            prompted = True
         line = reader.readline(session.seconds_to_next_timer())
-        if line is None:  # a timer is due before anything was typed
+        if line is None:  # a timer is due (or a phone connected) before anything was typed
+            if not session.due_now():
+                continue  # only a look at the phones: the prompt stays as it is
             if prompt is not None:
                 print(file=prompt)
+            prompted = False
             continue
+        prompted = False
         if line == "":  # end of input (Ctrl-D or closed pipe)
             break
         text = line.strip()

@@ -31,6 +31,9 @@ from voice.understanding.talk import meant_for_game
 
 __all__ = ["Phase", "Session"]
 
+PHONE_CHECK = 1.0
+"""Seconds between looks at the phones file while waiting for speech or keys."""
+
 HUB_KEYS = frozenset(
     {"resumed", "resumed_paused", "journal_tail_dropped", "yes_or_no", "say_again", "still_paused"}
 )
@@ -93,7 +96,33 @@ class Session(Table):
         (a timer can end it)."""
         self.run_timers(now)
         self.seat_player.play()
+        self.phone_news()
         return not self.finished
+
+    def phone_news(self) -> None:
+        """A phone picked its player on the table view: "Anna's phone is connected" (said
+        once a claim, nothing else about it: no address, no link)."""
+        if self.phones is not None:
+            news = self.phones.news()
+            if news:
+                self.out.record({"type": "phones", "connected": [e.data["player"] for e in news]})
+                self.say_only(news)
+
+    def due_now(self) -> bool:
+        """Whether a wait for input ended with something to say (a timer is due, a phone
+        was connected), rather than only to look at the phones."""
+        wait = super().seconds_to_next_timer()
+        return (wait is not None and wait <= 0) or (
+            self.phones is not None and self.phones.pending()
+        )
+
+    def seconds_to_next_timer(self) -> float | None:
+        """As :meth:`Table.seconds_to_next_timer`, but at most a second while phones may
+        pick their players (so that the table hears of it at once)."""
+        wait = super().seconds_to_next_timer()
+        if self.phones is not None and self.phones.on() and not self.finished:
+            wait = PHONE_CHECK if wait is None else min(wait, PHONE_CHECK)
+        return wait
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
@@ -275,6 +304,10 @@ class Session(Table):
             untold = self.adapter.untold(action, self.game) if self.private is None else None
             if untold is not None:  # e.g. a dealt card the Artist could not be told
                 self.refuse(*untold)
+                return
+            aloud = self.adapter.said_aloud(action, self.game)
+            if aloud is not None:  # e.g. a dealt card's deck number
+                self.refuse(*aloud)
                 return
             if rival is not None:  # two colours compete: "Meinst du lila oder rosa?"
                 rival_action = self.adapter.action_for(rival, self.game)

@@ -126,7 +126,14 @@ def _matchable(grammar: Grammar, core: str) -> bool:
     """Can ``core`` match a template at all? Not with a word no template or list holds
     (digits aside): most readings of table talk end here, before any matching."""
     words = grammar.matchable
-    return all(w in words or w.isdigit() for w in core.split())
+    return all(w in words or w.isdigit() or _owner(w, words) for w in core.split())
+
+
+def _owner(word: str, words: frozenset[str] | set[str]) -> bool:
+    """A name with the possessive s of a template such as "{player}'s phone" ("anna's",
+    German "annas")."""
+    stem = word.removesuffix("'s") if word.endswith("'s") else word.removesuffix("s")
+    return stem != word and stem in words
 
 
 def corrects(reading: Reading) -> bool:

@@ -139,6 +139,11 @@ class GameAdapter:
         that channel could have told its player (Pantone's dealt cards); else ``None``."""
         return None
 
+    def said_aloud(self, action: Action, game: Game) -> tuple[str, dict[str, Any]] | None:
+        """Why ``action`` is refused when it would tell the table a secret by the way it was
+        said (a dealt card's deck number); else ``None``."""
+        return None
+
     def terms(self, lang: str) -> Mapping[str, TermMaker]:
         """Word forms of the game's values, for messages."""
         return {}

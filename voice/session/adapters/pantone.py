@@ -184,6 +184,8 @@ class PantoneAdapter(GameAdapter):
             card = game.card_named(name) if isinstance(game, Pantone) else None
             return Action("guess", {"text": intent.text or name, "name": name, "card": card})
         if intent.name in ("choose", "discard"):
+            if "place" in slots:  # "my second card": its place in the private hand
+                return Action(intent.name, {"place": int(slots["place"])})
             return Action(intent.name, {"card": slots["card"]})
         if intent.name == "correct":
             return Action("correct", {"player": slots["player"]} if "player" in slots else {})
@@ -216,6 +218,15 @@ class PantoneAdapter(GameAdapter):
             return None
         if action.name in ("discard", "choose", "ready") and game.stage in ("discard", "choose"):
             return "cards_not_told", {"player": game.artist}
+        return None
+
+    def said_aloud(self, action: Action, game: Game) -> tuple[str, dict[str, Any]] | None:
+        # Dealt cards are named by their place in the private hand ("my second card"): a
+        # deck number said aloud and the printed deck would tell the table the character.
+        if not isinstance(game, Pantone) or game.card_mode != "deal":
+            return None
+        if action.name in ("discard", "choose") and "card" in action.args:
+            return "say_place", {"player": game.artist}
         return None
 
     # --- printing the deck ---------------------------------------------------------------
