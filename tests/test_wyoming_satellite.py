@@ -15,16 +15,22 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from speech_audio import needs_espeak, pcm, speak, with_noise, write_wav
-from wyoming_servers import Program, venv_or_skip
+from wyoming_servers import Program, _info, events, garbage, send, venv_or_skip
+from wyoming_servers import stranger as stranger  # the fixture
+
+import voice.input.satellite as sat
+from voice.output.messages import set_console_language
+from voice.sound import AudioError
 
 pytestmark = pytest.mark.slow
 
@@ -173,3 +179,199 @@ def test_a_move_said_at_the_satellite_is_heard_and_answered_there(
     assert _colours(save) == [None, "red"]
     assert satellite.seconds_spoken() > before + 0.5, satellite.log()  # said there
     assert before > 1.0  # the welcome and the first turn were said there too
+
+
+@needs_espeak
+def test_a_satellite_not_there_at_start_or_gone_mid_game_is_told_and_connected_again(
+    room: object, tmp_path: Path
+) -> None:
+    """The real satellite starts only after the game has: the table is told (in the
+    game's language), typing counts, and once it runs its microphone is heard. Stopped in
+    the middle of the game, it is told again, a typed move counts, and when it is back a
+    move said at it counts. Nothing is lost."""
+    satellite = Satellite(venv_or_skip("satellite"), tmp_path, room.server)  # type: ignore[attr-defined]
+    save = tmp_path / "game.jsonl"
+    clips = {c: write_wav(tmp_path / f"{c}.wav", _clip(c, 3)) for c in ("red", "blue")}
+    game = _game(satellite, room, save, tmp_path / "d")
+
+    def say(colour: str) -> Callable[[], None]:
+        return lambda: (time.sleep(2.0), room.play(ROOM, clips[colour]))  # type: ignore[attr-defined]
+
+    try:
+        game.wait_for(f"the satellite at {satellite.uri} cannot be reached", timeout=90)
+        game.wait_for("you can type your moves", timeout=10)
+        game.type("Anna is the youngest")
+        game.wait_for("Anna, number 1: the ball")
+        game.type("green")
+        game.wait_for("The ball is now green.")
+        satellite.start()
+        game.wait_for("the microphone is back", timeout=20)
+        _say_until(game, say("red"), "The hat is now red.")
+        satellite.stop()  # gone in the middle of the game
+        game.wait_for(f"the satellite at {satellite.uri} has gone away", timeout=10)
+        game.type("yellow")
+        game.wait_for("The saw is now yellow.")
+        satellite.start()
+        game.wait_for("the microphone is back", timeout=20)
+        _say_until(game, say("blue"), "is now blue.")
+        game.type("quit")
+        game.type("yes")
+        code = game.finish(timeout=30)
+    finally:
+        if game.proc.poll() is None:
+            game.proc.kill()
+        satellite.stop()
+    assert code == 0, game.text
+    assert "Traceback" not in game.err.decode()
+    assert _colours(save) == [None, "green", "red", "yellow", "blue"]  # nothing lost
+    err = game.err.decode()
+    assert f"the satellite at {satellite.uri} cannot play sound now" in err
+    assert "speech output works again" in err  # its speaker speaks again
+
+
+# --- faults the real satellite does not show on demand: small loopback servers ----------------
+def _satellite_info() -> object:
+    from wyoming.info import Attribution, Info
+    from wyoming.info import Satellite as SatelliteInfo
+
+    made = Attribution(name="test", url="http://127.0.0.1/")
+    return Info(satellite=SatelliteInfo("table", made, True, None, "1")).event()
+
+
+def _streaming(then: str) -> Callable[[socket.socket], None]:
+    """A satellite that answers ``describe``, starts streaming on ``run-satellite``, sends
+    a little sound and then misbehaves: ``silent``, ``close`` (in the middle of an event)
+    or ``garbage`` (sound that is no 16-bit sound)."""
+
+    def behave(connection: socket.socket) -> None:
+        from wyoming.audio import AudioChunk
+        from wyoming.info import Describe
+        from wyoming.pipeline import PipelineStage, RunPipeline
+        from wyoming.satellite import RunSatellite
+
+        for event in events(connection):
+            if Describe.is_type(event.type):  # type: ignore[attr-defined]
+                send(connection, _satellite_info())
+            elif RunSatellite.is_type(event.type):  # type: ignore[attr-defined]
+                send(connection, RunPipeline(PipelineStage.WAKE, PipelineStage.TTS).event())
+                sound = AudioChunk(rate=16000, width=2, channels=1, audio=bytes(3200))
+                for _ in range(5):
+                    send(connection, sound.event())
+                if then == "silent":
+                    time.sleep(8)
+                elif then == "close":
+                    connection.sendall(
+                        b'{"type": "audio-chunk", "data": {"rate": 16000, '
+                        b'"width": 2, "channels": 1}, "payload_length": 3200}\n'
+                    )
+                    connection.sendall(bytes(100))  # and hangs up
+                elif then == "garbage":
+                    odd = AudioChunk(rate=16000, width=3, channels=1, audio=bytes(3000))
+                    send(connection, odd.event())
+                    time.sleep(2)
+                return
+
+    return behave
+
+
+def _not_a_satellite(connection: socket.socket) -> None:
+    from wyoming.info import Describe
+
+    for event in events(connection):
+        if Describe.is_type(event.type):  # type: ignore[attr-defined]
+            send(connection, _info(["en"]))
+
+
+def _slow(connection: socket.socket) -> None:
+    connection.recv(1024)
+    time.sleep(sat.OPEN_SECONDS + 3)  # never answers
+
+
+def _told(error: AudioError) -> tuple[str, str]:
+    """What the table is told, in English and in German."""
+    said = []
+    for lang in ("en", "de"):
+        set_console_language(lang)
+        said.append(str(error))
+    set_console_language(None)
+    return said[0], said[1]
+
+
+@pytest.mark.parametrize(
+    "behave, key, english, german",
+    [(garbage, "satellite_garbage", "does not speak Wyoming", "spricht kein Wyoming"),
+     (_not_a_satellite, "satellite_not_one", "is a Wyoming service but no satellite",
+      "aber kein Satellit"),
+     (_slow, "satellite_slow", "did not answer in time", "nicht rechtzeitig geantwortet")],
+    ids=["garbage", "not-a-satellite", "slow"],
+)  # fmt: skip
+def test_a_satellite_that_cannot_be_used_is_told_within_bounded_time(
+    stranger, behave, key, english, german
+) -> None:
+    server = stranger(behave)
+    link = sat.SatelliteLink(server.uri)
+    try:
+        start = time.monotonic()
+        with pytest.raises(AudioError) as caught:
+            sat.SatelliteMicrophone(link).start()
+        assert time.monotonic() - start < sat.OPEN_SECONDS + 1.5
+        assert caught.value.key == key
+        en, de = _told(caught.value)
+        assert english in en and server.uri in en
+        assert german in de and server.uri in de
+        start = time.monotonic()
+        with pytest.raises(AudioError):  # tried again mid-game: the game is never held up
+            sat.SatelliteMicrophone(link).start(0.0)
+        assert time.monotonic() - start < 0.5
+    finally:
+        link.close()
+
+
+@pytest.mark.parametrize(
+    "then, key, english, german",
+    [("silent", "satellite_silent", "has sent no sound for 1 s", "seit 1 s kein Ton"),
+     ("close", "satellite_closed", "hung up in the middle", "mitten im Senden aufgelegt"),
+     ("garbage", "satellite_garbage", "does not speak Wyoming", "spricht kein Wyoming")],
+    ids=["silent", "closes-mid-utterance", "garbage-sound"],
+)  # fmt: skip
+def test_a_satellite_that_fails_while_streaming_is_told(
+    stranger, monkeypatch, then, key, english, german
+) -> None:
+    monkeypatch.setattr(sat, "SILENT_SECONDS", 1.0)
+    server = stranger(_streaming(then))
+    link = sat.SatelliteLink(server.uri)
+    try:
+        microphone = sat.SatelliteMicrophone(link).start()
+        heard, start = 0, time.monotonic()
+        with pytest.raises(AudioError) as caught:
+            while time.monotonic() - start < 10:
+                heard += microphone.read(0.2) is not None
+        assert heard == 5  # its sound up to then was heard
+        assert time.monotonic() - start < 3.0
+        assert caught.value.key == key
+        en, de = _told(caught.value)
+        assert english in en and server.uri in en
+        assert german in de and server.uri in de
+    finally:
+        link.close()
+
+
+def test_a_satellite_waiting_for_its_wake_word_is_not_taken_for_gone(stranger, monkeypatch) -> None:
+    """In wake-word mode it sends nothing until its wake word: that is no fault."""
+    monkeypatch.setattr(sat, "SILENT_SECONDS", 0.5)
+
+    def waiting(connection: socket.socket) -> None:
+        from wyoming.info import Describe
+
+        for event in events(connection):
+            if Describe.is_type(event.type):  # type: ignore[attr-defined]
+                send(connection, _satellite_info())
+
+    server = stranger(waiting)
+    link = sat.SatelliteLink(server.uri)
+    try:
+        microphone = sat.SatelliteMicrophone(link).start()
+        for _ in range(8):
+            assert microphone.read(0.2) is None
+    finally:
+        link.close()

@@ -22,7 +22,7 @@ from voice.input.audio import (
 from voice.input.clock import RealClock
 from voice.input.lines import LineReader
 from voice.input.satellite import ECHO_TAIL as SATELLITE_ECHO_TAIL
-from voice.input.satellite import SatelliteLink, SatelliteMicrophone
+from voice.input.satellite import OPEN_SECONDS, SatelliteLink, SatelliteMicrophone
 from voice.output.messages import console_text
 from voice.output.playback import output_problem, play_wav
 from voice.output.sinks import MultiOutput, Output
@@ -153,8 +153,8 @@ class _Satellite:
 
     def open(self, first: object) -> SatelliteMicrophone | _Gone:
         starting, self.started = not self.started, True
-        try:
-            return SatelliteMicrophone(self.link).start()
+        try:  # (trying again mid-game never waits: the attempt runs in the background)
+            return SatelliteMicrophone(self.link).start(OPEN_SECONDS if starting else 0.0)
         except AudioError as exc:
             if not starting:
                 raise  # the microphone loop tries again in a second

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import queue
 import threading
 import time
@@ -41,6 +42,7 @@ import numpy as np
 from voice.input.audio import SAMPLE_RATE, AudioChunk, StreamResampler, to_int16_bytes
 from voice.sound import AudioError
 from voice.wyoming import (
+    CONNECT_SECONDS,
     DESCRIBE_SECONDS,
     Connection,
     ServiceFault,
@@ -51,6 +53,9 @@ from voice.wyoming import (
 SILENT_SECONDS = 5.0
 """A satellite that should stream (always-on mode, or after its wake word) but sends
 nothing for this long is taken as gone."""
+
+OPEN_SECONDS = CONNECT_SECONDS + DESCRIBE_SECONDS + 2.0
+"""Longest time one attempt to connect takes (connection, ``describe``, ``run-satellite``)."""
 
 SEND_SECONDS = 5.0
 """Longest wait for one event to be written to the satellite."""
@@ -79,6 +84,7 @@ class SatelliteLink:
         self._thread.start()
         self._connection: Connection | None = None
         self._reader: concurrent.futures.Future[None] | None = None
+        self._opening: concurrent.futures.Future[None] | None = None
         self.audio: queue.Queue[AudioChunk | AudioError] = queue.Queue()
         self.name = ""
         self.streaming = False
@@ -87,15 +93,25 @@ class SatelliteLink:
         self._continuous = True
 
     # -- connecting ---------------------------------------------------------------------------
-    def open(self) -> None:
-        """Connect, make sure it is a satellite, start it streaming; AudioError if not."""
-        self.close_connection()
-        self.audio = queue.Queue()
-        self.streaming, self._continuous = False, True
+    def open(self, wait: float = OPEN_SECONDS) -> None:
+        """Connect, make sure it is a satellite, start it streaming; AudioError if not.
+        The attempt runs on the network's thread: waited for at most ``wait`` seconds (0
+        while the game goes on: a slow satellite never holds it up); one still under way
+        is an AudioError too, and the next call waits for it again."""
+        if self._opening is None:
+            self.close_connection()
+            self.audio = queue.Queue()
+            self.streaming, self._continuous = False, True
+            work = bounded(self._open(), OPEN_SECONDS)
+            self._opening = asyncio.run_coroutine_threadsafe(work, self._loop)
+        opening = self._opening
         try:
-            self._call(self._open(), DESCRIBE_SECONDS + 5.0)
+            self._result(opening, wait, cancel=False)
         except ServiceFault as exc:
+            if opening.done():
+                self._opening = None
             raise _audio_error(exc, self.uri) from None
+        self._opening = None
         connection = self._connection
         assert connection is not None
         self._reader = asyncio.run_coroutine_threadsafe(self._read(connection), self._loop)
@@ -181,10 +197,9 @@ class SatelliteLink:
             return
         if not self._continuous:
             self.streaming = False
-        try:
-            self._call(connection.write_event(Transcript(text=text).event()), SEND_SECONDS)
-        except ServiceFault:
-            pass  # the microphone side tells of a satellite that went away
+        work = bounded(connection.write_event(Transcript(text=text).event()), SEND_SECONDS)
+        future = asyncio.run_coroutine_threadsafe(work, self._loop)
+        future.add_done_callback(_ignore_fault)  # the microphone side tells of a lost link
 
     def play_wav(self, path: Path) -> None:
         """Play a WAV file on the satellite's speaker; returns when it has been played
@@ -222,7 +237,12 @@ class SatelliteLink:
 
     def close(self) -> None:
         self.close_connection()
+        opening, self._opening = self._opening, None
+        if opening is not None:
+            opening.cancel()
         if not self._loop.is_closed():
+            with contextlib.suppress(ServiceFault):
+                self._call(_settle(), 2.0)  # what was cancelled hangs up before the end
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=2)
             if not self._thread.is_alive():
@@ -230,11 +250,16 @@ class SatelliteLink:
 
     def _call(self, work: Coroutine[Any, Any, Any], seconds: float) -> Any:
         """Run ``work`` on the network's thread, waiting at most ``seconds``."""
-        future = asyncio.run_coroutine_threadsafe(work, self._loop)
+        return self._result(asyncio.run_coroutine_threadsafe(work, self._loop), seconds)
+
+    @staticmethod
+    def _result(future: concurrent.futures.Future[Any], seconds: float, cancel: bool = True) -> Any:
+        """What ``future`` gives within ``seconds``; every fault a ServiceFault."""
         try:
             return future.result(timeout=seconds)
         except TimeoutError:
-            future.cancel()
+            if cancel:
+                future.cancel()
             raise ServiceFault("wyoming_slow") from None
         except ServiceFault:
             raise
@@ -251,8 +276,9 @@ class SatelliteMicrophone:
         self.link = link
         self._last_chunk_at = 0.0
 
-    def start(self) -> SatelliteMicrophone:
-        self.link.open()
+    def start(self, wait: float = OPEN_SECONDS) -> SatelliteMicrophone:
+        """Connected (see :meth:`SatelliteLink.open`); AudioError if not (yet)."""
+        self.link.open(wait)
         self._last_chunk_at = time.monotonic()
         return self
 
@@ -275,6 +301,20 @@ class SatelliteMicrophone:
 
     def close(self) -> None:
         self.link.close_connection()
+
+
+async def _settle() -> None:
+    """Lets the network's other work end (each is bounded)."""
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=1.5)
+
+
+def _ignore_fault(future: concurrent.futures.Future[Any]) -> None:
+    """A ``transcript`` that could not be sent: the satellite is gone, which its
+    microphone tells."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _audio_error(fault: ServiceFault, uri: str) -> AudioError:
