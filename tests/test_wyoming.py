@@ -327,3 +327,29 @@ def test_a_game_hears_through_the_server_and_goes_on_while_it_is_gone(
 
     colours = [a.args.get("colour") for a in read(save).actions]
     assert colours == [None, "red", "yellow", "blue"]  # nothing lost
+
+
+# --- the speech benchmark -----------------------------------------------------------------------
+@needs_espeak
+def test_the_benchmark_measures_the_server_beside_pocketsphinx(
+    whisper: Whisper, tmp_path: Path
+) -> None:
+    """``farbspiel bench --engine sphinx,tcp://…``: one report, a row for each; the
+    server's latency is the time waited for it, network hop included."""
+    import json
+
+    out = tmp_path / "bench"
+    run = _farbspiel("bench", "--lang", "en", "--engine", f"sphinx,{whisper.uri}",
+                     "--voices-en", "en-us", "--noise", "clean", "--games", "alle-meine-farben",
+                     "--items", "5", "--no-play", "--out", str(out), "--cache", str(tmp_path),
+                     timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "| sphinx | en | clean |" in report
+    assert f"| {whisper.uri} | en | clean |" in report
+    heard = [h for h in json.loads((out / "results.json").read_text())["heard"]
+             if h["engine"] == whisper.uri]  # fmt: skip
+    assert len(heard) == 5
+    assert sum(bool(h["heard"]) for h in heard) >= 4  # the server's transcripts came back
+    latencies = [h["latency"] for h in heard if h["latency"] is not None]
+    assert latencies and min(latencies) > 0.05  # its answer is waited for, not assumed

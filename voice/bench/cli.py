@@ -23,7 +23,12 @@ def add_bench_parser(commands: Any) -> None:
         "report.md, chart.png and results.json into --out.",
     )
     bench.add_argument("--lang", default="de,en", help="languages, comma-separated (de,en)")
-    bench.add_argument("--engine", default="sphinx", help="engines, comma-separated (sphinx)")
+    bench.add_argument(
+        "--engine",
+        default="sphinx",
+        help="engines, comma-separated: sphinx, vosk, or a Wyoming speech-to-text service "
+        "tcp://HOST:PORT (default: sphinx)",
+    )
     bench.add_argument(
         "--voices-de",
         help="espeak-ng voices for German, NAME or NAME@WPM (default: the fitted voices "
@@ -76,9 +81,14 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
     if not items:
         raise UsageError(f"{name} needs at least one value")
     if allowed is not None:
+        from voice.wyoming import is_wyoming_uri, uri_is_usable
+
         for item in items:
+            if name == "--engine" and is_wyoming_uri(item) and uri_is_usable(item):
+                continue  # a Wyoming service (the household's voice server)
             if item not in allowed:
-                raise UsageError(f"{name}: {item!r} is not one of {', '.join(allowed)}")
+                choices = (*allowed, "tcp://HOST:PORT") if name == "--engine" else allowed
+                raise UsageError(f"{name}: {item!r} is not one of {', '.join(choices)}")
     return items
 
 

@@ -22,6 +22,7 @@ is sent once more on a fresh connection before the players are asked to say it a
 from __future__ import annotations
 
 import asyncio
+import collections
 import queue
 import threading
 import time
@@ -123,6 +124,7 @@ class WyomingRecogniser(Recogniser):
         # service thinks; its notices and transcripts come back here through queues.
         self._jobs: queue.Queue[tuple[bytes, float] | None] = queue.Queue()
         self._results: queue.Queue[Transcript | None] = queue.Queue()
+        self._ready: collections.deque[Transcript | None] = collections.deque()
         self._notices: queue.Queue[Notice] = queue.Queue()
         self._in_flight = 0
         self._worker: threading.Thread | None = None
@@ -213,12 +215,26 @@ class WyomingRecogniser(Recogniser):
         self._in_flight += 1
         self._jobs.put((audio, self._stream_seconds))
 
+    def wait_for_answers(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) until every utterance sent has its answer; the next
+        :meth:`accept` gives them. For the benchmark, which feeds audio faster than it is
+        spoken: the wait is the service's time, network hop included."""
+        deadline = time.monotonic() + seconds
+        while self._in_flight > len(self._ready):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                self._ready.append(self._results.get(timeout=left))
+            except queue.Empty:
+                return
+
     def _answer(self) -> Transcript | None:
         """The next transcript the worker has, if any (the players told of any fault)."""
         self._tell()
         while self._in_flight:
             try:
-                transcript = self._results.get_nowait()
+                transcript = self._ready.popleft() if self._ready else self._results.get_nowait()
             except queue.Empty:
                 return None
             self._in_flight -= 1
