@@ -238,7 +238,13 @@ class Table:
             spent = self.timer() - started
             self.stats.compute_seconds += spent
             self.clock += len(chunk) / 2 / SAMPLE_RATE
-            self.busy_until = max(self.clock, self.busy_until) + spent
+            if self.remote:
+                # a service's time per utterance (no queue behind it: in a game the
+                # players wait for it before they speak again)
+                wait = self.clock + spent
+                self.busy_until = wait if spent > 0.01 else max(self.clock, self.busy_until)
+            else:
+                self.busy_until = max(self.clock, self.busy_until) + spent
             if transcript is not None:
                 details = dict(getattr(self.recogniser, "details", {}) or {})
                 latency = self.busy_until - speech_end
