@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from speech_audio import needs_espeak, pcm, speak, with_noise, write_wav
-from wyoming_servers import Program, _info, events, garbage, send, venv_or_skip
+from wyoming_servers import ROOT, Program, _info, events, garbage, send, venv_or_skip
 from wyoming_servers import stranger as stranger  # the fixture
 
 import voice.input.satellite as sat
@@ -100,7 +102,18 @@ def room() -> Iterator[object]:
         shutil.rmtree(runtime, ignore_errors=True)
         pytest.skip(daemon)
     daemon.add_room(ROOM)
+    # the room is never digitally silent: a faint noise floor, as in a real room (35 dB
+    # under the speech; a recogniser's noise estimate is misled by pure zeros)
+    floor = np.random.default_rng(1).normal(0, 40, 16000 * 30).astype("<i2").tobytes()
+    hum_wav = write_wav(runtime / "hum.wav", floor)
+    hum = subprocess.Popen(
+        ["sh", "-c", f"while true; do paplay --server={daemon.server} --device={ROOM} "
+                     f"{hum_wav}; done"],
+        start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     yield daemon
+    os.killpg(hum.pid, signal.SIGTERM)
+    hum.wait(timeout=10)
     daemon.stop()
     shutil.rmtree(runtime, ignore_errors=True)
 
@@ -162,7 +175,7 @@ def test_a_move_said_at_the_satellite_is_heard_and_answered_there(
             time.sleep(2.0)  # what farbspiel says is played at the satellite first
             if wake:
                 room.play(ROOM, wake_word)  # type: ignore[attr-defined]
-                time.sleep(0.3)
+                time.sleep(1.0)  # the wake word, a breath, the move
             room.play(ROOM, red)  # type: ignore[attr-defined]
 
         _say_until(game, say, "The ball is now red.")
@@ -227,6 +240,29 @@ def test_a_satellite_not_there_at_start_or_gone_mid_game_is_told_and_connected_a
     err = game.err.decode()
     assert f"the satellite at {satellite.uri} cannot play sound now" in err
     assert "speech output works again" in err  # its speaker speaks again
+
+
+@needs_espeak
+def test_typed_moves_are_answered_at_the_satellites_speaker(room: object, tmp_path: Path) -> None:
+    """Played from the keyboard (a script on stdin), farbspiel still speaks at the
+    satellite; what its microphone streams meanwhile is not kept."""
+    satellite = Satellite(venv_or_skip("satellite"), tmp_path, room.server)  # type: ignore[attr-defined]
+    satellite.start()
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "voice", "play", "alle-meine-farben", "--lang", "en",
+             "--players", "Anna,Ben", "--seed", "1", "--voice", "auto",
+             "--satellite", satellite.uri],
+            input="Anna is the youngest\nred\nquit\nyes\n", capture_output=True, text=True,
+            timeout=180, env={**os.environ, "PYTHONPATH": str(ROOT),
+                              "PULSE_SERVER": room.server},  # type: ignore[attr-defined]
+        )  # fmt: skip
+    finally:
+        satellite.stop()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "The ball is now red." in run.stdout
+    assert "Traceback" not in run.stderr and "cannot play sound" not in run.stderr
+    assert satellite.seconds_spoken() > 3.0, satellite.log()  # every line, said there
 
 
 # --- faults the real satellite does not show on demand: small loopback servers ----------------

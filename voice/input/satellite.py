@@ -91,6 +91,10 @@ class SatelliteLink:
         """Whether the satellite streams its microphone now: always in always-on mode;
         in wake-word mode from the wake word to the end of the utterance."""
         self._continuous = True
+        self.listening = False
+        """Whether its microphone is listened to (else only its speaker is used, and the
+        sound it streams is dropped)."""
+        self._speaker_tried = False
 
     # -- connecting ---------------------------------------------------------------------------
     def open(self, wait: float = OPEN_SECONDS) -> None:
@@ -163,7 +167,7 @@ class SatelliteLink:
                 if AudioStop.is_type(event.type):
                     self.streaming = False  # (its voice detection gave up waiting)
                     continue
-                if not WyomingChunk.is_type(event.type):
+                if not WyomingChunk.is_type(event.type) or not self.listening:
                     continue
                 chunk = WyomingChunk.from_event(event)
                 if chunk.width != 2 or chunk.channels < 1 or chunk.rate < 8000:
@@ -210,6 +214,11 @@ class SatelliteLink:
                 raw = wav.readframes(wav.getnframes())
         except (OSError, wave.Error, EOFError) as exc:
             raise AudioError(key="speech_file_unreadable", path=path, detail=str(exc)) from None
+        if self._connection is None and not self.listening:
+            # only its speaker is used (typed moves): connected here, never held up long
+            with contextlib.suppress(AudioError):
+                self.open(0.0 if self._speaker_tried else OPEN_SECONDS)
+            self._speaker_tried = True
         connection = self._connection
         if connection is None:
             raise AudioError(key="satellite_speaker_gone", uri=self.uri)
@@ -278,6 +287,7 @@ class SatelliteMicrophone:
 
     def start(self, wait: float = OPEN_SECONDS) -> SatelliteMicrophone:
         """Connected (see :meth:`SatelliteLink.open`); AudioError if not (yet)."""
+        self.link.listening = True
         self.link.open(wait)
         self._last_chunk_at = time.monotonic()
         return self
