@@ -7,8 +7,8 @@ plays into the same room (``pacat``), and a copy of what it plays is kept, so th
 knows farbspiel's speech came out at the satellite. farbspiel connects to it, hears a
 spoken move through its own front end, endpointer and recogniser (pocketsphinx), and the
 game moves. Its wake-word mode uses the satellite's own ``--wake-command`` interface
-with a small loudness detector (a program that reads its audio and prints a line when a
-word ends), as no wake-word model can be installed here.
+with a small detector program (it reads the satellite's audio and prints a line when it
+hears a whistle, the tests' wake word), as no wake-word model can be installed here.
 """
 
 from __future__ import annotations
@@ -42,18 +42,28 @@ ROOM = "satellite_room"
 WAKE_DETECTOR = """
 import sys
 import numpy as np
-loud, quiet = 0, 0
-while chunk := sys.stdin.buffer.read(3200):
-    level = float(np.sqrt(np.mean(np.frombuffer(chunk, "<i2").astype(float) ** 2)))
-    if level > 300:
-        loud, quiet = loud + 1, 0
+tonal = 0
+while len(chunk := sys.stdin.buffer.read(3200)) == 3200:
+    block = np.frombuffer(chunk, "<i2").astype(float)
+    power = np.abs(np.fft.rfft(block)) ** 2  # 10 Hz bins
+    whistle = power[95:106].sum() > 0.8 * power.sum() and block.std() > 300
+    if whistle:
+        tonal += 1
+    elif tonal >= 3:
+        print("wake", flush=True)
+        tonal = 0
     else:
-        quiet += 1
-        if loud >= 3 and quiet >= 3:
-            print("wake", flush=True)
-            loud = 0
+        tonal = 0
 """
-"""A word heard (loud for 0.3 s, then quiet for 0.3 s): the wake word (16 kHz, 0.1 s reads)."""
+"""The wake "word" of the tests is a whistle: a 1 kHz tone of at least 0.3 s, found when it
+ends (16 kHz, 0.1 s reads). Specific, as a real wake word is: farbspiel's own speech never
+wakes it."""
+
+
+def _whistle() -> bytes:
+    """Half a second of a 1 kHz tone with a faint noise floor around it."""
+    tone = 8000 * np.sin(2 * np.pi * 1000 * np.arange(8000) / 16000)
+    return pcm(with_noise(tone, seed=5))
 
 
 class Satellite(Program):
@@ -163,7 +173,7 @@ def test_a_move_said_at_the_satellite_is_heard_and_answered_there(
     satellite.start()
     save = tmp_path / "game.jsonl"
     red = write_wav(tmp_path / "red.wav", _clip("red", 3))
-    wake_word = write_wav(tmp_path / "wake.wav", _clip("hey table", 5))
+    wake_word = write_wav(tmp_path / "wake.wav", _whistle())
     game = _game(satellite, room, save, tmp_path / "d")
     try:
         game.wait_for(f"listening through the satellite at {satellite.uri}", timeout=90)
