@@ -152,6 +152,7 @@ def test_targets_are_judged_from_the_rows() -> None:
         (["--noise", "pink:x"], "give the SNR in dB"),
         (["--voices-de", "de@fast"], "words per minute"),
         (["--jobs", "0"], "--jobs"),
+        (["--engine", "sphinx,tcp://127.0.0.1"], "not one of sphinx, vosk, tcp://HOST:PORT"),
     ],
 )
 def test_bad_options_are_usage_errors(args: list[str], message: str) -> None:

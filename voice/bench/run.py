@@ -47,8 +47,8 @@ TAIL = 1.0
 """Seconds of quiet after each utterance."""
 WAIT_MAX = 12.0
 """How long to keep listening to noise for a decision that has not come yet."""
-SETTLE_SECONDS = 30.0
-"""At most this long for a service that answers in real time (a Wyoming server)."""
+REMOTE_WAIT = 60.0
+"""Longest wait for a Wyoming service's transcript of one utterance (wall-clock seconds)."""
 MAX_ATTEMPTS = 4
 """The simulated player gives up on a move after this many tries (and types it)."""
 
@@ -167,8 +167,13 @@ class Table:
         seed: int,
         babble: Callable[[int, int], np.ndarray],
         keyword: str = "",
+        remote: bool = False,
     ) -> None:
         self.recogniser = recogniser
+        self.remote = remote
+        self.timer = time.perf_counter if remote else time.process_time
+        """How a recogniser's time is counted: this process's CPU time, or for one on
+        another process (a Wyoming service) the time waited, network hop included."""
         self.keyword = keyword
         """Push-to-talk: what the players say before every sentence meant for the game."""
         self.condition = condition
@@ -226,32 +231,25 @@ class Table:
         step = int(CHUNK_SECONDS * SAMPLE_RATE) * 2
         for offset in range(0, len(pcm), step):
             chunk = pcm[offset : offset + step]
-            started = time.process_time()
+            started = self.timer()
             transcript = self.recogniser.accept(chunk)
-            spent = time.process_time() - started
+            if self.remote:  # its answer comes when it comes: that is its latency
+                getattr(self.recogniser, "wait_for_answers")(REMOTE_WAIT)  # noqa: B009
+            spent = self.timer() - started
             self.stats.compute_seconds += spent
             self.clock += len(chunk) / 2 / SAMPLE_RATE
-            self.busy_until = max(self.clock, self.busy_until) + spent
-            if transcript is None:
-                transcript = self._settled()
+            if self.remote:
+                # a service's time per utterance (no queue behind it: in a game the
+                # players wait for it before they speak again)
+                wait = self.clock + spent
+                self.busy_until = wait if spent > 0.01 else max(self.clock, self.busy_until)
+            else:
+                self.busy_until = max(self.clock, self.busy_until) + spent
             if transcript is not None:
                 details = dict(getattr(self.recogniser, "details", {}) or {})
                 latency = self.busy_until - speech_end
                 yield Decided(transcript, self.clock, latency, details)
         self.stats.audio_seconds += len(signal) / SAMPLE_RATE
-
-    def _settled(self) -> Any:
-        """A recogniser that answers in real time from elsewhere (a Wyoming service) has
-        its answer waited for here, the wait counted as time spent: the benchmark feeds
-        audio faster than real time, and the network hop is part of the latency."""
-        settle = getattr(self.recogniser, "settle", None)
-        if settle is None:
-            return None
-        started = time.monotonic()
-        transcript = settle(SETTLE_SECONDS)
-        if transcript is not None:
-            self.busy_until += time.monotonic() - started
-        return transcript
 
 
 # --- the recognition pass ---------------------------------------------------------------

@@ -32,10 +32,12 @@ from voice.bench.run import (
     recognition_pass,
 )
 from voice.bench.voices import DEFAULT_SPEED, DEFAULT_VOICES
+from voice.errors import Notice
 from voice.recognition.base import Recogniser, RecogniserError
 from voice.recognition.frontend import DEFAULT as DEFAULT_FRONT_END
 from voice.recognition.frontend import FrontEndSettings, with_front_end
 from voice.understanding.policy import PlayPolicy
+from voice.wyoming import is_wyoming_uri
 
 BABBLE_VOICES = {
     "de": ("de+m3", "de+f2", "de+m5", "de+f4", "de+m2"),
@@ -102,22 +104,24 @@ def open_engine(
         from voice.recognition.sphinx import SphinxRecogniser
 
         return with_front_end(SphinxRecogniser(lang, vad=front_end.vad), front_end, lang)
-    from voice.recognition.wyoming import WyomingRecogniser, is_wyoming_uri
+    if is_wyoming_uri(engine):  # the household's voice server, with farbspiel's front end
+        from voice.recognition.wyoming import WyomingRecogniser
 
-    if is_wyoming_uri(engine):  # a Wyoming speech-to-text service (issue 28.6)
-        recogniser = WyomingRecogniser(engine, lang, _quiet, vad=front_end.vad)
-        return with_front_end(recogniser, front_end, lang)
+        told: list[str | Notice] = []
+        service = WyomingRecogniser(engine, lang, told.append, vad=front_end.vad)
+        if service.info is None or service.refused:  # not there, or not for this language
+            from voice.output.messages import console_text
+
+            said = [n if isinstance(n, str) else console_text(n.key, **n.params) for n in told]
+            service.close()
+            raise BenchError("; ".join(said) or f"{engine} cannot be used")
+        return with_front_end(service, front_end, lang)
     import voice.recognition.engines
 
     opener = getattr(voice.recognition.engines, "open_recogniser", None)
     if opener is None:
         raise BenchError(f"the engine {engine!r} is not part of this build; use --engine sphinx")
     return with_front_end(opener(engine, lang, model_dir), front_end, lang)
-
-
-def _quiet(notice: object) -> None:
-    """The service's notices ("reachable again") are not the benchmark's business: a
-    fault shows as commands not heard."""
 
 
 @cache
@@ -165,13 +169,16 @@ def run_table(job: _Job) -> tuple[list[Heard], list[Played], dict[str, float]]:
     labels = {"engine": job.engine, "lang": job.lang, "game": job.game}
     if len(options.front_ends) > 1:  # a comparison: the engine column names the front end
         labels["engine"] = f"{job.engine} {job.front_end.label}"
-    seed = audio.seed_of(job.engine, job.lang, job.voice.label, job.condition.label, options.seed)
+    # a Wyoming service hears the very noise pocketsphinx hears: the two compare
+    engine = "sphinx" if is_wyoming_uri(job.engine) else job.engine
+    seed = audio.seed_of(engine, job.lang, job.voice.label, job.condition.label, options.seed)
     if job.game != "alle-meine-farben":
         seed = audio.seed_of(seed, job.game)
     recogniser = open_engine(job.engine, job.lang, options.model_dir, job.front_end)
     session = game.new_session()
     policy = PlayPolicy(session.parser).for_recogniser(recogniser)
-    table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, job.front_end))
+    table = Table(recogniser, job.condition, seed, babble, _spoken_keyword(job.lang, job.front_end),
+                  remote=is_wyoming_uri(job.engine))  # fmt: skip
     same = getattr(game, "canonical", None)
     extra = {"canonical": same} if same is not None else {}
     heard = recognition_pass(

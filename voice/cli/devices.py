@@ -21,8 +21,10 @@ from voice.input.audio import (
 )
 from voice.input.clock import RealClock
 from voice.input.lines import LineReader
+from voice.input.satellite import ECHO_TAIL as SATELLITE_ECHO_TAIL
+from voice.input.satellite import OPEN_SECONDS, SatelliteLink, SatelliteMicrophone
 from voice.output.messages import console_text
-from voice.output.playback import output_problem
+from voice.output.playback import output_problem, play_wav
 from voice.output.sinks import MultiOutput, Output
 from voice.output.tts import SpeechOutput, tts_problem
 from voice.recognition.engines import Recogniser, RecogniserError, open_recogniser
@@ -43,22 +45,26 @@ def open_speech(
     quiet: bool = False,
     tts: str | None = None,
     tts_voice: str | None = None,
+    satellite: SatelliteLink | None = None,
 ) -> SpeechOutput | None:
     """Speech output for ``--voice auto|tts``; ``None`` (with a message) if it cannot work.
     ``tts``: a Wyoming text-to-speech service says the lines (``--tts tcp://…``); one
-    without a voice for the game's language is refused (TtsError)."""
-    problem = output_problem() or (None if tts else tts_problem())
+    without a voice for the game's language is refused (TtsError). ``satellite``: they
+    are played on the satellite's speaker, not here."""
+    here = output_problem() if satellite is None else None
+    problem = here or (None if tts else tts_problem())
     if problem is not None:
         # Asked for speech, or someone at a terminal who may expect it: say why not.
         if mode == "tts" or tts or (not quiet and sys.stderr.isatty()):
             note(console_text("no_speech_output", problem=problem))
         return None
+    play = satellite.play_wav if satellite is not None else play_wav
     if tts:
         from voice.output.wyoming_tts import WyomingSynthesiser
 
         synthesiser = WyomingSynthesiser(tts, lang, note, voice=tts_voice)
-        return SpeechOutput(lang, synthesiser=synthesiser, notify=note)
-    return SpeechOutput(lang, notify=note)
+        return SpeechOutput(lang, synthesiser=synthesiser, play=play, notify=note)
+    return SpeechOutput(lang, play=play, notify=note)
 
 
 def _stdin_is_piped() -> bool:
@@ -71,19 +77,28 @@ def _stdin_is_piped() -> bool:
 
 
 class MicrophoneInput:
-    """The microphone, a recogniser and (at a terminal) the keyboard, feeding a session."""
+    """The microphone (or a satellite's), a recogniser and (at a terminal) the keyboard,
+    feeding a session."""
 
-    def __init__(self, recogniser: Recogniser, keyboard: LineReader | None) -> None:
+    def __init__(
+        self,
+        recogniser: Recogniser,
+        keyboard: LineReader | None,
+        satellite: SatelliteLink | None = None,
+    ) -> None:
         self.recogniser = recogniser
         self.keyboard = keyboard
+        self.satellite = satellite
 
     def run(self, session: Session, clock: RealClock, resumed: bool, dropped_tail: bool) -> None:
         speaks = _speaks(session.out)
-        gate = SpeakingGate(session.out, tail=ECHO_TAIL if speaks else 0.0)
+        tail = SATELLITE_ECHO_TAIL if self.satellite is not None else ECHO_TAIL
+        gate = SpeakingGate(session.out, tail=tail if speaks else 0.0)
         session.out = gate
-        microphones = _Microphones()
+        link = self.satellite
+        microphones = _Microphones() if link is None else _Satellite(link)
         try:
-            microphone = microphones.open(Microphone())
+            microphone = microphones.open(Microphone() if link is None else None)
             session.reset_clock(clock.now())
             session.start(resumed, dropped_tail)
             run_microphone(
@@ -94,6 +109,7 @@ class MicrophoneInput:
                 clock,
                 keyboard=self.keyboard,
                 notify=note,
+                heard=(lambda t: link.heard(t.text)) if link is not None else None,
                 reopen=lambda: microphones.open(None),
             )
         except AudioError as exc:
@@ -127,6 +143,37 @@ class _Microphones:
             current.close()
 
 
+class _Satellite:
+    """The satellite's microphone; when it went away, connected again in its place. Not
+    there at the start: the game starts all the same (typing), and it is tried again."""
+
+    def __init__(self, link: SatelliteLink) -> None:
+        self.link = link
+        self.started = False
+
+    def open(self, first: object) -> SatelliteMicrophone | _Gone:
+        starting, self.started = not self.started, True
+        try:  # (trying again mid-game never waits: the attempt runs in the background)
+            return SatelliteMicrophone(self.link).start(OPEN_SECONDS if starting else 0.0)
+        except AudioError as exc:
+            if not starting:
+                raise  # the microphone loop tries again in a second
+            return _Gone(exc)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+class _Gone:
+    """A satellite not there at the start: its first read tells why."""
+
+    def __init__(self, problem: AudioError) -> None:
+        self.problem = problem
+
+    def read(self, timeout: float | None = None) -> None:
+        raise self.problem
+
+
 def _speaks(out: Output) -> bool:
     outputs = out.outputs if isinstance(out, MultiOutput) else [out]
     return any(isinstance(o, SpeechOutput) for o in outputs)
@@ -140,7 +187,8 @@ def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInpu
     """
     if args.input == "keyboard" or (args.input == "auto" and _stdin_is_piped()):
         return None
-    problem = microphone_problem()
+    link: SatelliteLink | None = getattr(args, "satellite_link", None)
+    problem = microphone_problem() if link is None else None
     if problem is not None:
         if args.input == "mic":
             raise AudioError(console_text("mic_needs_keyboard", problem=problem))
@@ -161,6 +209,8 @@ def open_microphone_input(args: argparse.Namespace, lang: str) -> MicrophoneInpu
         note(console_text("no_recognition", problem=exc))
         return None
     keyboard = LineReader(sys.stdin.fileno()) if sys.stdin.isatty() else None
-    if not args.json:
+    if not args.json and link is not None:
+        note(console_text("listening_satellite", uri=link.uri, typing=keyboard is not None))
+    elif not args.json:
         note(console_text("listening_mic", typing=keyboard is not None))
-    return MicrophoneInput(recogniser, keyboard)
+    return MicrophoneInput(recogniser, keyboard, link)

@@ -195,6 +195,7 @@ def _add_io_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--asr", type=asr_option, default="auto", metavar=ASR_METAVAR)
     p.add_argument("--tts", type=tts_option, metavar=TTS_METAVAR)
     p.add_argument("--tts-voice", metavar="NAME")
+    p.add_argument("--satellite", type=tts_option, metavar="tcp://HOST:PORT")
     p.add_argument("--model", type=Path, metavar="DIR")
     add_front_end_arguments(p)
     p.add_argument("--json", action="store_true")
@@ -236,11 +237,24 @@ def _make_output(args: argparse.Namespace, lang: str) -> Output:
         from voice.cli.devices import open_speech
 
         speech = open_speech(
-            lang, args.voice, quiet=args.json, tts=args.tts, tts_voice=args.tts_voice
-        )
+            lang, args.voice, quiet=args.json, tts=args.tts, tts_voice=args.tts_voice,
+            satellite=_satellite_link(args),
+        )  # fmt: skip
         if speech is not None:
             outputs.append(speech)
     return MultiOutput(outputs) if outputs else NullOutput()
+
+
+def _satellite_link(args: argparse.Namespace) -> Any:
+    """The connection to ``--satellite`` (one for its microphone and its speaker), made
+    once; None without one."""
+    if getattr(args, "satellite", None) is None:
+        return None
+    if getattr(args, "satellite_link", None) is None:
+        from voice.input.satellite import SatelliteLink
+
+        args.satellite_link = SatelliteLink(args.satellite)
+    return args.satellite_link
 
 
 def _make_private_output(args: argparse.Namespace) -> Output | None:
@@ -266,7 +280,7 @@ def _check_audio_options(args: argparse.Namespace) -> None:
         return
     if args.input == "mic":
         raise UsageError(console_text("script_no_mic"))
-    if args.voice == "tts" or args.tts is not None:
+    if args.voice == "tts" or args.tts is not None or args.satellite is not None:
         raise UsageError(console_text("script_no_tts"))
 
 
@@ -509,6 +523,7 @@ def _run(
             session.clock = clock_real.now
             from voice.cli.devices import open_microphone_input
 
+            _satellite_link(args)  # (made with the speech output, or here without it)
             mic = open_microphone_input(args, session.lang)
             if mic is not None:
                 mic.run(session, clock_real, resumed, dropped_tail)

@@ -22,6 +22,7 @@ is sent once more on a fresh connection before the players are asked to say it a
 from __future__ import annotations
 
 import asyncio
+import collections
 import queue
 import threading
 import time
@@ -123,6 +124,7 @@ class WyomingRecogniser(Recogniser):
         # service thinks; its notices and transcripts come back here through queues.
         self._jobs: queue.Queue[tuple[bytes, float] | None] = queue.Queue()
         self._results: queue.Queue[Transcript | None] = queue.Queue()
+        self._ready: collections.deque[Transcript | None] = collections.deque()
         self._notices: queue.Queue[Notice] = queue.Queue()
         self._in_flight = 0
         self._worker: threading.Thread | None = None
@@ -213,29 +215,26 @@ class WyomingRecogniser(Recogniser):
         self._in_flight += 1
         self._jobs.put((audio, self._stream_seconds))
 
-    def settle(self, timeout: float) -> Transcript | None:
-        """Wait (at most ``timeout`` seconds) for the transcript of an utterance already
-        sent; None if nothing is in flight or nothing came. For callers that feed audio
-        faster than real time (the benchmark): the service answers in real time."""
-        deadline = self.now() + timeout
-        while self._in_flight and self.now() < deadline:
+    def wait_for_answers(self, seconds: float) -> None:
+        """Wait (at most ``seconds``) until every utterance sent has its answer; the next
+        :meth:`accept` gives them. For the benchmark, which feeds audio faster than it is
+        spoken: the wait is the service's time, network hop included."""
+        deadline = time.monotonic() + seconds
+        while self._in_flight > len(self._ready):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
             try:
-                transcript = self._results.get(timeout=0.05)
+                self._ready.append(self._results.get(timeout=left))
             except queue.Empty:
-                continue
-            self._in_flight -= 1
-            if transcript is not None:
-                self._tell()
-                return transcript
-        self._tell()
-        return None
+                return
 
     def _answer(self) -> Transcript | None:
         """The next transcript the worker has, if any (the players told of any fault)."""
         self._tell()
         while self._in_flight:
             try:
-                transcript = self._results.get_nowait()
+                transcript = self._ready.popleft() if self._ready else self._results.get_nowait()
             except queue.Empty:
                 return None
             self._in_flight -= 1
