@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 
-from games.engine import Setup
 from games.pantone import Pantone
 from voice.bench.audio import (
     SAMPLE_RATE,
@@ -47,13 +46,11 @@ from voice.bench.audio import (
     to_pcm,
     voice_works,
 )
+from voice.bench.pantone_wrong_guesses_speech import session_at_the_guesses
 from voice.bench.speech import parse_voice
 from voice.bench.voices import FITTED_VOICES, HELD_OUT_VOICES
-from voice.output.sinks import NullOutput
 from voice.recognition.base import Transcript, transcribe
 from voice.recognition.wyoming import WyomingRecogniser
-from voice.session.adapters import adapter_for
-from voice.session.session import Session
 from voice.understanding.board import BoardNameParser
 from voice.understanding.policy import Decision, PlayPolicy
 
@@ -137,20 +134,9 @@ def _chunks(audio: bytes) -> Iterator[bytes]:
 
 
 # --- deciding ---------------------------------------------------------------------------------
-def _guess_window(lang: str) -> Session:
-    """A Pantone game where Anna has laid out card 1: Ben's guess window is open."""
-    adapter = adapter_for("pantone")
-    setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options(lang))
-    session = Session(adapter, lang, setup, NullOutput())
-    session.start()
-    session.hear("card 1" if lang == "en" else "karte 1")
-    session.hear("done" if lang == "en" else "fertig")
-    return session
-
-
 def decide(clips: list[dict[str, Any]], lang: str, by_sound: bool) -> list[str]:
     """What Ben's guess window makes of each clip's transcript."""
-    session = _guess_window(lang)
+    session = session_at_the_guesses(lang)
     game, parser = session.game, session.parser
     assert isinstance(game, Pantone) and isinstance(parser, BoardNameParser)
     matcher = BoardNameParser(

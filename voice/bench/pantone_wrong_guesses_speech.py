@@ -74,7 +74,7 @@ SAID = {
 VOICE = {"en": "en-us", "de": "de"}
 
 
-def _session_at_the_guesses(lang: str) -> Session:
+def session_at_the_guesses(lang: str) -> Session:
     """A Pantone game where Anna has laid out card 1: Ben's guess window is open."""
     adapter = adapter_for("pantone")
     setup = Setup(("Anna", "Ben", "Cem"), 3, "Anna", adapter.default_options(lang))
@@ -87,7 +87,7 @@ def _session_at_the_guesses(lang: str) -> Session:
 
 def run(lang: str, cache: Path, count: int | None = None) -> dict[str, Any]:
     """The first ``count`` (all) guesses of :data:`SAID` heard and parsed as in play."""
-    session = _session_at_the_guesses(lang)
+    session = session_at_the_guesses(lang)
     recogniser = SphinxRecogniser(lang, pronunciation_cache=cache)
     recogniser.set_phrases(session.phrases(), session.phrase_names())
     hear(

@@ -85,12 +85,8 @@ class IntentParser:
         allowed_set = frozenset(allowed) if allowed is not None else None
         found, values = self._understand(norm, allowed_set, slots, text)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
-        if found is not None and found.name in self.grammar.guarded_intents:
-            said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
-            if "?" in text or refused(
-                self.grammar, self.fallback, said, said_norm, found.slots, values
-            ):
-                return None  # never a move the player did not make
+        if found is not None and self._guarded(text, norm, found, values):
+            return None  # never a move the player did not make
         return found
 
     def refuses(
@@ -110,7 +106,13 @@ class IntentParser:
             found, values = self._last[1]
         else:
             found, values = self._understand(norm, allowed_set, slots, text)
-        if found is None or found.name not in self.grammar.guarded_intents:
+        return found is not None and self._guarded(text, norm, found, values)
+
+    def _guarded(self, text: str, norm: str, found: Intent, values: str | None) -> bool:
+        """Does the guard refuse ``found`` as a move? It reads the whole utterance, or
+        only the sentence left standing (:class:`Core`) beside a remark or a try taken
+        back; a typed "?" anywhere refuses all the same."""
+        if found.name not in self.grammar.guarded_intents:
             return False
         said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
         return "?" in text or refused(

@@ -42,6 +42,7 @@ from rapidfuzz import fuzz, process
 from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+from voice.understanding.questions import generic_words
 from voice.understanding.sounds import SoundIndex
 from words.text import normalize
 
@@ -339,10 +340,7 @@ class NameParser(IntentParser):
         ("penalty", "minus", "turn")."""
         others = self.grammar.intent_names - {self.intent, THINKING, "pass"}
         names = {w for forms in self._all for form in forms for w in form.split()}
-        guard = self.grammar.guard_words
-        generic = set(self._fillers)
-        for kind in ("question_word", "question_start", "subject", "stop", "detached"):
-            generic |= guard.get(kind, frozenset())
+        generic = generic_words(self.grammar) | self._fillers
         return _template_words(self.grammar, sorted(others)) - names - generic
 
     def _like_a_command(self, norm: str, allowed: frozenset[str] | None) -> bool:

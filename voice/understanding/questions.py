@@ -44,9 +44,9 @@ def question(
     if not tokens or fallback.spans(tokens):
         return None
     guard = grammar.guard_words
-    generic = _generic(grammar)
+    generic = generic_words(grammar)
     content = [t for t in tokens if t not in generic and t not in grammar.frames.words]
-    known = _known(fallback)
+    known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
     asks = bool(guard.get("question_word", frozenset()) & set(tokens)) or (
         tokens[0] in guard.get("question_start", frozenset())
@@ -64,8 +64,13 @@ def question(
     return Intent(best, {}, norm, SCORE)
 
 
+def generic_words(grammar: Grammar) -> frozenset[str]:
+    """Words any sentence may hold without saying what it is about: question words,
+    fillers, articles, subjects (worked out once per grammar)."""
+    return grammar.derived("generic_words", _generic)
+
+
 def _generic(grammar: Grammar) -> frozenset[str]:
-    """Words every question may hold: question words, fillers, articles, subjects."""
     guard = grammar.guard_words
     kinds = ("question_word", "question_start", "stop", "filler", "subject", "detached")
     words: set[str] = set()
@@ -84,7 +89,7 @@ def _keys(grammar: Grammar, fallback: Fallback) -> dict[str, frozenset[str]]:
     spread: Counter[str] = Counter()
     for model in fallback.models.values():
         spread.update(model.words)
-    generic = _generic(grammar)
+    generic = generic_words(grammar)
     return {
         name: frozenset(
             w for w in _words(fallback, name) if spread[w] < COMMON and w not in generic
