@@ -190,3 +190,26 @@ def test_after_no_to_an_unsure_colour_the_correction_is_still_that_players_move(
     session.hear("nein, doch gelb")  # Ben's own colour, never a change of Anna's blue
     assert out.said[-2] == "Der Hut ist jetzt gelb. Zieh bitte eine Karte nach."
     assert [a.args.get("colour") for a in session.actions] == [None, "blue", "yellow"]
+
+
+def test_the_last_move_said_again_with_another_colour_is_a_correction(tmp_path):
+    """ "Der Ball war gelb, nicht blau" right after the ball was laid blue (and Ben's hat
+    is next) corrects the ball; naming the hat is Ben's move, and an either-or is talk."""
+    save = tmp_path / "game.jsonl"
+    lines = ["Anna", "blau", "Der Ball war grün oder gelb?", "Der Ball war gelb, nicht blau", "ja"]
+    run = play(tmp_path, AMF, lines, save)
+    assert "Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?" in run.said
+    assert len([e for e in run.events if e["type"] == "confirm"]) == 1
+    assert colours(save) == [None, "yellow"]
+    run = play(tmp_path, AMF, ["Anna", "blau", "der Hut wird gelb"], tmp_path / "other.jsonl")
+    assert colours(tmp_path / "other.jsonl") == [None, "blue", "yellow"]
+
+
+def test_in_english_the_phone_was_green_not_yellow(tmp_path):
+    save = tmp_path / "game.jsonl"
+    lines = ["Anna", "blue", "oops, the ball should have been green, not blue. My bad.", "yes"]
+    run = play(tmp_path, [*AMF, "--lang", "en"], lines, save)
+    assert any(
+        s.startswith("Shall I change that to: Anna colours the ball green") for s in run.said
+    )
+    assert colours(save) == [None, "green"]

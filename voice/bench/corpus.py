@@ -165,7 +165,7 @@ def build_items(game: ReferenceGame, moments: Mapping[str, Moment]) -> list[Item
         expected = None
         if kind != "table_talk":
             phase = moments[moment].phase
-            intent = parser.parse(text, phase.intents, phase.slots)
+            intent = parser.parse(text, phase.intents, phase.slots, last=phase.last)
             if intent is None:
                 raise CorpusError(f"{game.lang}: {text!r} is not understood at {moment}")
             expected = meaning_of(intent, phase.slots)

@@ -291,7 +291,9 @@ def _decode(
         transcript = recogniser.accept(chunk)
         intent = None
         if transcript is not None and transcript.text:
-            intent = session.parser.parse(words.back(transcript.text), phase.intents, phase.slots)
+            intent = session.parser.parse(
+                words.back(transcript.text), phase.intents, phase.slots, last=phase.last
+            )
         spent = time.perf_counter() - t
         processing += spent
         audio += len(chunk) / 32000
@@ -312,7 +314,7 @@ def _decode(
     final = recogniser.finish()
     if decided is None and final is not None and final.text:
         decided = {"text": words.back(final.text), "by": "end of audio"}
-    expected = session.parser.parse(clip.game_text, phase.intents, phase.slots)
+    expected = session.parser.parse(clip.game_text, phase.intents, phase.slots, last=phase.last)
     result = {
         "said": clip.game_text,
         "speed": clip.speed,

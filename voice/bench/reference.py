@@ -276,7 +276,7 @@ class ReferencePlay:
             expected = None
             if kind != "table_talk":
                 phase = moments[moment].phase
-                intent = parser.parse(text, phase.intents, phase.slots)
+                intent = parser.parse(text, phase.intents, phase.slots, last=phase.last)
                 if intent is None and kind != "wrong_guess":
                     raise CorpusError(f"{self.game} {self.lang}: {text!r} is not understood")
                 if intent is not None:

@@ -301,7 +301,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
     seconds = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
-        intent = session.parser.parse(case.text, phase.intents, phase.slots)
+        intent = session.parser.parse(case.text, phase.intents, phase.slots, last=phase.last)
         seconds = min(seconds, time.perf_counter() - start)
     got = intent.to_json() if intent is not None else None
     if case.expect is not None:

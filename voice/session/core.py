@@ -52,6 +52,9 @@ class Phase:
     quiet: bool = False
     """Table talk is expected (see :attr:`Expectation.quiet`): ignore what does not fit."""
 
+    last: dict[str, Any] = field(default_factory=dict)
+    """The values of the move a correction would change now ("Telefon war grün"), if any."""
+
 
 class Question:
     """A yes/no question farbspiel asked and waits for (the kinds of questions and their

@@ -424,3 +424,7 @@ class Dialogue:
     def correctable(self) -> Correctable | None:
         """The move "nein, doch gelb" would correct (:meth:`Moves.correctable`)."""
         return self.moves.correctable()
+
+    def corrected_values(self) -> dict[str, Any]:
+        """What that move was about (:meth:`Moves.corrected_values`)."""
+        return self.moves.corrected_values()

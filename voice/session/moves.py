@@ -5,9 +5,11 @@ back would undo or reveal. Questions only; :mod:`voice.session.dialogue` acts on
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from games.engine import Action, Event, GameError
 from voice.session.core import TIMER_ACTION, Table
+from voice.session.journal import JournalError
 from voice.session.seat import SeatPlayer
 
 Correctable = tuple[int, Action, tuple[Action, ...]]
@@ -22,6 +24,7 @@ class Moves:
         self.table = table
         self.seat = seat
         self._cache: tuple[tuple[Action, ...], Correctable | None] | None = None
+        self._about: tuple[tuple[Action, ...], dict[str, Any]] | None = None
 
     def last_move_index(self, passes: frozenset[str] = frozenset()) -> int | None:
         """Where the last move of a person at the table is in :attr:`Table.actions`: timer
@@ -58,6 +61,26 @@ class Moves:
                 found = (len(actions) - index, action, tuple(actions[index + 1 :]))
         self._cache = (key, found)
         return found
+
+    def corrected_values(self) -> dict[str, Any]:
+        """What the move "nein, doch gelb" would correct was about: its own values (its
+        colour) and those the game then expected that only it could take (Alle meine
+        Farben's object, which the move itself does not name). Empty if there is none."""
+        actions = tuple(self.table.actions)
+        if self._about is not None and self._about[0] == actions:
+            return self._about[1]
+        values: dict[str, Any] = {}
+        found = self.correctable()
+        if found is not None:
+            undone, action, _ = found
+            try:
+                then = self.table.rebuild(actions[: len(actions) - undone]).expecting().slots
+            except JournalError:
+                then = {}
+            values = {k: next(iter(v)) for k, v in then.items() if len(tuple(v)) == 1}
+            values.update(action.args)
+        self._about = (actions, values)
+        return values
 
     def revealed_by(self, undone: Sequence[Action]) -> bool:
         """True if any of the ``undone`` actions made the game say a hidden answer (its

@@ -132,8 +132,9 @@ class Session(Table):
             return Phase(commands.HEARD_WHILE_PAUSED)
         expecting = self.game.expecting()
         # "nein, doch gelb" right after a move corrects it (not while a story is told)
+        move = None if expecting.quiet else self.dialogue.correctable()
         correctable = not expecting.quiet and (
-            self.dialogue.correctable() is not None or self.dialogue.refused_move() is not None
+            move is not None or self.dialogue.refused_move() is not None
         )
         correction = {CORRECTION} if correctable else set()
         if self.dialogue.takes_back():  # "nein" right after a move said back, even in a story
@@ -148,6 +149,7 @@ class Session(Table):
             expecting.intents | self.grammar.global_intents | quiet | correction,
             {k: tuple(v) for k, v in expecting.slots.items()},
             expecting.quiet,
+            self.dialogue.corrected_values() if move is not None else {},
         )
 
     @property
@@ -188,7 +190,7 @@ class Session(Table):
         if self.finished:
             return
         phase = self.phase()
-        intent = self.parser.parse(text, phase.intents, phase.slots)
+        intent = self.parser.parse(text, phase.intents, phase.slots, last=phase.last)
         if phase.quiet and (intent is None or intent.name not in phase.intents):
             # A story or a hint word: the assistant stays quiet and lets the table talk.
             self.out.record({"type": "ignored", "text": text[:MAX_CHARS]})

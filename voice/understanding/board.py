@@ -190,8 +190,9 @@ class BoardNameParser(NameParser):
         slots: Mapping[str, Iterable[Any]] | None = None,
         *,
         heard: bool = False,
+        last: Mapping[str, Any] | None = None,
     ) -> Intent | None:
-        result = super().parse(text, allowed, slots, heard=heard)
+        result = super().parse(text, allowed, slots, heard=heard, last=last)
         if result is not None and result.name == "board":
             items = self._read(text)  # a template sentence: read it the same way
             return Intent("board", {"items": items}, result.text, result.score) if items else None

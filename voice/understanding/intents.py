@@ -19,6 +19,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from voice.understanding import framing
+from voice.understanding.contradiction import contradicted
 from voice.understanding.fallback import Fallback, refused
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core
@@ -71,6 +72,7 @@ class IntentParser:
         slots: Mapping[str, Iterable[Any]] | None = None,
         *,
         heard: bool = False,
+        last: Mapping[str, Any] | None = None,
     ) -> Intent | None:
         """The intent of ``text``, preferring intents in ``allowed`` (``None``: any).
 
@@ -78,12 +80,14 @@ class IntentParser:
         can say "not now" instead of "not understood"; sentence-level snapping only
         considers ``allowed`` intents, with lists narrowed to ``slots``. ``heard``: the
         text is a recogniser's (its words may only sound like what was said), not typed.
+        ``last``: the values of the move a correction would change (its object, colour),
+        when there is one.
         """
         norm = normalize(text)
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        found, values = self._understand(norm, allowed_set, slots, text)
+        found, values = self._understand(norm, allowed_set, slots, text, last)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
         if found is not None and self._guarded(text, norm, found, values):
             return None  # never a move the player did not make
@@ -129,12 +133,16 @@ class IntentParser:
         allowed: frozenset[str] | None,
         slots: Mapping[str, Iterable[Any]] | None,
         raw: str | None = None,
+        last: Mapping[str, Any] | None = None,
     ) -> tuple[Intent | None, str | None]:
         """The intent of ``norm``, and where the guard looks for its values (``None``:
         the whole utterance; a sentence inside frames: its core and any vocative)."""
         corrected = framing.corrected(self, norm, raw, allowed)
         if corrected is not None:
             return corrected, None
+        said_again = contradicted(self, norm, raw, allowed, slots, last)  # "X war grün"
+        if said_again is not None:
+            return said_again, None
         found = self._as_said(norm, allowed, slots)
         if found is not None and not self._wild(found):
             return found, None

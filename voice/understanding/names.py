@@ -133,6 +133,7 @@ class NameParser(IntentParser):
         slots: Mapping[str, Iterable[Any]] | None = None,
         *,
         heard: bool = False,
+        last: Mapping[str, Any] | None = None,
     ) -> Intent | None:
         norm = normalize(text)
         if not norm or len(norm) > MAX_CHARS:

@@ -1,0 +1,96 @@
+"""The last move said again with another colour, right after it: "Telefon war grün. Nicht
+gelb.", "the saw should have been pink, not purple", "nein nein der Fisch ist grün nicht
+orange", "cup is purple!" (issue 24).
+
+People contradict the game master's last move in their own words, naming what that move
+was about (its object, its player) or denying its colour, and saying the right colour.
+Such a sentence is a correction of that move when right after it (the session gives the
+move's values as ``last``) it holds exactly one colour said, other than the move's, and
+
+- names a value of the last move that the move now expected does not have (the object just
+  coloured, not the one in play), or
+- denies the last move's colour before saying another ("nein, nicht gelb: grün", "no, not
+  blue, I said red"; "rot, nicht blau" stays the next move, said with a contrast),
+
+and the part that holds these values asks nothing (no "?", question word or either-or) and
+names nobody else (advice to another player stays advice). Sentences around it that hold
+no value are remarks ("Hörst du schlecht?", "My mistake."). A correction is always asked
+first, so a wrong reading costs a question, never a move.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from voice.understanding.fallback import Span
+from voice.understanding.framing import CORRECTION, Matcher
+from voice.understanding.intent import Intent
+from words.text import normalize
+
+SCORE = 0.9
+"""How sure such a reading is (below an exact template's 1.0; it is asked first anyway)."""
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+NEGATION_REACH = 2
+"""A refusal word this many words before a colour (or fewer) denies it ("nicht das Gelb"
+is as far as it goes)."""
+
+
+def contradicted(
+    parser: Matcher,
+    norm: str,
+    raw: str | None,
+    allowed: frozenset[str] | None,
+    slots: Mapping[str, Iterable[Any]] | None,
+    last: Mapping[str, Any] | None,
+) -> Intent | None:
+    """A correction of the ``last`` move said in other words, or ``None``."""
+    if not last or allowed is None or CORRECTION not in allowed:
+        return None
+    was = last.get("colour")
+    if not isinstance(was, str):
+        return None
+    grammar = parser.grammar
+    fallback = parser.fallback
+    guard = grammar.guard_words
+    refusal = guard.get("refusal", frozenset())
+    asking = guard.get("question_word", frozenset()) | guard.get("either_or", frozenset())
+    now = {k: tuple(v) for k, v in (slots or {}).items()}
+    said: list[str] = []
+    denied: list[str] = []
+    names_last = False
+    denied_first = False  # "nein, nicht blau, rot"; "rot, nicht blau" is a move said again
+    for sentence, asked in _sentences(raw if raw is not None else norm):
+        tokens = fallback.tokens(normalize(sentence))
+        spans = fallback.spans(tokens)
+        if not spans:
+            continue  # a remark: "Hörst du schlecht?", "My mistake."
+        if asked or asking & set(tokens):
+            return None  # "Telefon grün oder gelb?"
+        for span in spans:
+            if span.slot == "colour":
+                (denied if _denied(tokens, span, refusal) else said).append(str(span.value))
+                denied_first = denied_first or (denied == [was] and not said)
+            elif last.get(span.slot) == span.value and span.value not in now.get(span.slot, ()):
+                names_last = True
+            else:
+                return None  # the object in play, another player: not about the last move
+    colours = set(said)
+    if len(colours) != 1 or was in colours or not (names_last or denied_first):
+        return None
+    return Intent(CORRECTION, {"colour": colours.pop()}, norm, SCORE)
+
+
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """The sentences of ``text`` (split at typed full stops, "!" and "?"), each with
+    whether it is asked."""
+    return [(m.group(0), m.group(0).rstrip().endswith("?")) for m in _SENTENCE.finditer(text)]
+
+
+def _denied(tokens: list[str], span: Span, refusal: frozenset[str]) -> bool:
+    """Is the colour at ``span`` denied ("nicht gelb", "wasn't green", "not the blue")?"""
+    before = tokens[max(0, span.start - NEGATION_REACH) : span.start]
+    return any(t in refusal or t.endswith("n't") for t in before)
