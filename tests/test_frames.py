@@ -318,3 +318,33 @@ def test_a_reason_before_a_pass_is_the_pass(lang: str, line: str) -> None:
     session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
     session.hear(line)
     assert session.actions[-1].name == "pass"
+
+
+# --- requests to the game master in the family's own words ---------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line", "rate_step"),
+    [("de", "Könnten Sie bitte etwas langsamer sprechen? Ich komme da nicht ganz mit.", -1),
+     ("de", "Langsamer bitte, ich komm nicht mit.", -1),
+     ("de", "du kannst ruhig schneller reden", 1),
+     ("en", "Slower please, I can't keep up.", -1),
+     ("en", "could you talk a bit slower please?", -1),
+     ("en", "speed it up", 1)],
+)  # fmt: skip
+def test_a_request_in_other_words_is_carried_out(lang: str, line: str, rate_step: int) -> None:
+    """A request to the game master (slower, faster) said in words no template lists, with
+    a remark beside it, is found by its key words: the voice changes speed."""
+    session = table("alle-meine-farben", lang, [])
+    before = session.rate
+    session.hear(line)
+    assert (session.rate > before) if rate_step > 0 else (session.rate < before)
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "ich brauche keine Hilfe"), ("de", "Pause. Nein, doch nicht."),
+     ("en", "I don't need help"), ("en", "Granny, stop looking at my cards.")],
+)  # fmt: skip
+def test_a_request_denied_or_meant_for_someone_else_is_let_be(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, [])
+    said, kinds = said_to(session, line)
+    assert not session.paused and "help" not in kinds and "confirm" not in kinds, (said, kinds)

@@ -322,7 +322,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
     session.hear(case.text)
     applied = len(session.actions) > moves
     awaiting = session.awaiting
-    confirmed = awaiting is not None and awaiting[0] in ("move", "choice")
+    confirmed = awaiting is not None and awaiting[0] in ("move", "choice", "correct")
     answered = isinstance(out, RecordingOutput) and any(
         r.get("type") == "not_understood" for r in out.records
     )
@@ -452,7 +452,7 @@ def spoken_pass(
                 applied = applied or len(session.actions) > moves
                 awaiting = session.awaiting
                 confirmed = confirmed or (
-                    awaiting is not None and awaiting[0] in ("move", "choice")
+                    awaiting is not None and awaiting[0] in ("move", "choice", "correct")
                 )
             out.append(Spoken(case, heard, applied, confirmed))
         if note is not None:

@@ -57,7 +57,11 @@ def contradicted(
     fallback = parser.fallback
     guard = grammar.guard_words
     refusal = guard.get("refusal", frozenset())
-    asking = guard.get("question_word", frozenset()) | guard.get("either_or", frozenset())
+    asking = (
+        guard.get("question_word", frozenset())
+        | guard.get("either_or", frozenset())
+        | guard.get("already", frozenset())  # "der Ball ist schon rot": a remark
+    )
     now = {k: tuple(v) for k, v in (slots or {}).items()}
     said: list[str] = []
     denied: list[str] = []
@@ -69,7 +73,7 @@ def contradicted(
         if not spans:
             continue  # a remark: "Hörst du schlecht?", "My mistake."
         if asked or asking & set(tokens):
-            return None  # "Telefon grün oder gelb?"
+            return None  # "Telefon grün oder gelb?", "der Ball ist schon rot"
         for span in spans:
             if span.slot == "colour":
                 (denied if _denied(tokens, span, refusal) else said).append(str(span.value))

@@ -107,6 +107,9 @@ class Grammar:
         )
         """Intents that only tell something (the score, the words): a question the
         templates do not list may still find them (:mod:`voice.understanding.questions`)."""
+        self.request_intents: frozenset[str] = frozenset(common.get("request_intents", []))
+        """Requests to the game master that are cheap to undo or asked first (slower, a
+        pause, the rules): found by their key words too, asked or not."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
         """Moves whose values must never come from a negation, question, wish or advice."""
         self.guard_words: dict[str, frozenset[str]] = {
@@ -392,6 +395,7 @@ _OWN_KEYS = frozenset(
         "global_intents",
         "guarded_intents",
         "question_intents",
+        "request_intents",
         "guard_words",
         "quiet_intents",
         "opening_words",

@@ -159,7 +159,7 @@ class IntentParser:
             return taken_back
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
-            guessed = question(self.grammar, self.fallback, norm, allowed)
+            guessed = question(self.grammar, self.fallback, norm, allowed, raw)
         return guessed, None
 
     def _as_said(
