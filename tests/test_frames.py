@@ -348,3 +348,22 @@ def test_a_request_denied_or_meant_for_someone_else_is_let_be(lang: str, line: s
     session = table("alle-meine-farben", lang, [])
     said, kinds = said_to(session, line)
     assert not session.paused and "help" not in kinds and "confirm" not in kinds, (said, kinds)
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "answer"),
+    [("de", "Wo ist denn die Tasse auf dem Spielfeld, bitte?", "Die Tasse liegt in Reihe 3"),
+     ("de", "Was hat der Ball für eine Farbe?", "Ball"),
+     ("en", "Where's the cup on the board, please?", "The cup is in row 3")],
+)  # fmt: skip
+def test_a_question_about_the_board_in_other_words_is_answered(
+    lang: str, line: str, answer: str
+) -> None:
+    """A blind player's question about one object, in words no template lists, gets the
+    answer about that object; said to another player in common words, it gets none."""
+    session = table("alle-meine-farben", lang, ["Anna", "blau" if lang == "de" else "blue"])
+    said, kinds = said_to(session, line)
+    assert said and answer in said[0], said
+    assert "not_understood" not in kinds
+    said, kinds = said_to(session, "Ben, was meinst du, was das ist?")
+    assert said == [] and kinds == ["ignored"]

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
-from voice.understanding.fallback import Fallback
+from voice.understanding.fallback import Fallback, Span
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Intent
 from words.text import normalize
@@ -48,17 +49,29 @@ def question(
     (``raw``, parted by full stops, commas ...) are tried one by one when the whole is not
     understood: "Langsamer bitte, ich komm nicht mit." asks for one thing beside a remark."""
     found = _asked(grammar, fallback, norm, allowed)
+    expanded = grammar.frames.expanded(norm)  # "you're talking way too fast"
+    if found is None and expanded != norm:
+        found = _asked(grammar, fallback, expanded, allowed)
     if found is not None or raw is None:
-        return found
+        return found if found is None else Intent(found.name, found.slots, norm, SCORE)
     pieces = [normalize(p) for p in _PIECES.split(raw)]
     pieces = [p for p in pieces if p]
-    if len(pieces) < 2 or fallback.spans(fallback.tokens(norm)):
+    if len(pieces) < 2:
         return None
     refusal = grammar.guard_words.get("refusal", frozenset())
     if any(p.split()[0] in refusal for p in pieces):
         return None  # "Pause. Nein, doch nicht."
-    said = {r.name for p in pieces if (r := _asked(grammar, fallback, p, allowed)) is not None}
-    return Intent(said.pop(), {}, norm, SCORE) if len(said) == 1 else None
+    said: dict[tuple[str, str], Intent] = {}
+    for piece in pieces:
+        one = _asked(grammar, fallback, piece, allowed)
+        if one is not None:
+            said[(one.name, repr(sorted(one.slots.items())))] = one
+        elif fallback.spans(fallback.tokens(piece)):
+            return None  # a value in a piece that asks nothing: "Blau. Wo ist der Hut?"
+    if len(said) != 1:
+        return None
+    (one,) = said.values()
+    return Intent(one.name, one.slots, norm, SCORE)
 
 
 _PIECES = re.compile(r"[.!?;,:…]+|\s[-–—]+\s")
@@ -77,8 +90,11 @@ def _asked(
     if not pool:
         return None
     tokens = fallback.tokens(norm)
-    if not tokens or fallback.spans(tokens):
+    if not tokens:
         return None
+    if fallback.spans(tokens):
+        tokens = fallback.tokens(grammar.frames.expanded(norm))  # "where's": "where is"
+        return _asked_about(grammar, fallback, tokens, fallback.spans(tokens), pool, norm)
     guard = grammar.guard_words
     generic = generic_words(grammar)
     content = [t for t in tokens if t not in generic and t not in grammar.frames.words]
@@ -108,6 +124,68 @@ def _asked(
     return Intent(best, {}, norm, SCORE)
 
 
+def _asked_about(
+    grammar: Grammar,
+    fallback: Fallback,
+    tokens: list[str],
+    spans: list[Span],
+    pool: frozenset[str],
+    norm: str,
+) -> Intent | None:
+    """A question about values ("Wo ist denn die Tasse auf dem Spielfeld?", "What colour
+    did the cup get?", "Wie viele Punkte hat der Ben?"): the values found are exactly the
+    slots of one of the intent's templates, one value each; its key words decide, here
+    with the question words its templates use ("wo", "where")."""
+    guard = grammar.guard_words
+    asks = bool(guard.get("question_word", frozenset()) & set(tokens)) or (
+        tokens[0] in guard.get("question_start", frozenset())
+    )
+    values: dict[str, Any] = {}
+    for span in spans:
+        if values.setdefault(span.slot, span.value) != span.value:
+            return None  # "rot oder blau?": two of a kind
+    kinds = frozenset(values)
+    candidates = [
+        name
+        for name in pool & grammar.question_intents
+        if (model := fallback.models.get(name)) is not None and kinds in model.combos
+    ]
+    if not asks or not candidates or tokens[0] in guard.get("advice_start", frozenset()):
+        return None  # "soll ich blau nehmen": asking the others for advice
+    inside = {i for span in spans for i in range(span.start, span.end)}
+    rest = [t for i, t in enumerate(tokens) if i not in inside]
+    generic = generic_words(grammar) - guard.get("question_word", frozenset())
+    content = [t for t in rest if t not in generic and t not in grammar.frames.words]
+    known = grammar.derived("question_known", lambda g: _known(fallback))
+    unknown = [t for t in content if t not in known and not t.isdigit()]
+    if len(unknown) > MAX_UNKNOWN:
+        return None
+    stop = guard.get("stop", frozenset()) | guard.get("filler", frozenset())
+    said = [t for t in rest if t not in stop]  # "hat" says object_colour, not allowed_colours
+    keys = grammar.derived("question_value_keys", lambda g: _keys(g, fallback, asking=True))
+    hits = Counter(
+        {
+            # a key word counts twice more than any other word of the intent's templates
+            name: 2 * sum(t in keys.get(name, ()) for t in content)
+            + sum(t in _vocabulary(fallback, name) for t in said)
+            for name in candidates
+        }
+    )
+    ranked = hits.most_common(2)
+    best, count = ranked[0]
+    if count < 2 or (len(ranked) > 1 and ranked[1][1] == count) or len(unknown) > count:
+        return None
+    addressed = spans[0].start == 0 and spans[0].slot == "player"
+    if addressed and not any(t in keys.get(best, ()) for t in content):
+        return None  # said to a player in common words: "Cem, was meinst du, was das ist?"
+    return Intent(best, values, norm, SCORE)
+
+
+def _vocabulary(fallback: Fallback, name: str) -> frozenset[str]:
+    model = fallback.models.get(name)
+    return frozenset() if model is None else frozenset(model.words)
+
+
 def generic_words(grammar: Grammar) -> frozenset[str]:
     """Words any sentence may hold without saying what it is about: question words,
     fillers, articles, subjects (worked out once per grammar)."""
@@ -128,12 +206,15 @@ def _known(fallback: Fallback) -> frozenset[str]:
     return frozenset(w for model in fallback.models.values() for w in model.words)
 
 
-def _keys(grammar: Grammar, fallback: Fallback) -> dict[str, frozenset[str]]:
-    """Each question intent's key words: its template words few intents share."""
+def _keys(grammar: Grammar, fallback: Fallback, asking: bool = False) -> dict[str, frozenset[str]]:
+    """Each question intent's key words: its template words few intents share (``asking``:
+    question words among them, "wo" for where something is)."""
     spread: Counter[str] = Counter()
     for model in fallback.models.values():
         spread.update(model.words)
     generic = generic_words(grammar)
+    if asking:
+        generic = generic - grammar.guard_words.get("question_word", frozenset())
     return {
         name: frozenset(
             w for w in _words(fallback, name) if spread[w] < COMMON and w not in generic
