@@ -103,9 +103,15 @@ class Frames:
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
         """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
-        self.asides: frozenset[str] = frozenset(normalize(w) for w in spec.get("aside") or ())
+        self.asides: frozenset[str] = frozenset(
+            normalize(w) for w in (*(spec.get("aside") or ()), *(spec.get("likeness") or ()))
+        )
         """Words that open a remark beside the sentence ("wegen", "because", "like"),
         see :func:`voice.understanding.framing.aside`."""
+        self.likeness: frozenset[str] = frozenset(normalize(w) for w in spec.get("likeness") or ())
+        """Words that open a comparison ("wie Nemo", "like a blueberry"): a remark beside a
+        move that names what it is about and its value, never beside a value alone ("red
+        like a lobster" is a story's words)."""
         self.joins: frozenset[str] = frozenset(normalize(w) for w in spec.get("joins") or ())
         """Words that join names ("and", "oder"): a player's name next to one is part of
         a longer name ("Ben and Holly"), not a vocative."""

@@ -88,14 +88,18 @@ def framed(
 
 
 def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Intent | None:
-    if not _matchable(parser.grammar, core):
-        return None
-    found = parser.exact(core, allowed)
-    if found is None:
-        without = parser.grammar.frames.without_inside(core)  # "gib mir doch mal …"
-        if without != core:
-            found = parser.exact(without, allowed)
-    return found
+    frames = parser.grammar.frames
+    for said in dict.fromkeys((core, frames.expanded(core))):  # "blauer vogel": "blau vogel"
+        if not _matchable(parser.grammar, said):
+            continue
+        found = parser.exact(said, allowed)
+        if found is None:
+            without = frames.without_inside(said)  # "gib mir doch mal …"
+            if without != said:
+                found = parser.exact(without, allowed)
+        if found is not None:
+            return found
+    return None
 
 
 def corrected(
@@ -221,6 +225,8 @@ def aside(
                 if inner is None:
                     continue
                 found, values = inner
+            if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
+                continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
             if (
                 (joined and _contrast(parser, remark, found.slots))
                 or (first and _reason_before(parser, remark, found, allowed))
