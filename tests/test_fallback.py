@@ -384,3 +384,18 @@ def test_naming_after_an_opening_word_in_play(lang: str) -> None:
     named = [r for r in out.records if r.get("type") == "named"]
     assert len(named) == 1 and named[0]["player"] == other, out.records
     assert len(session.actions) == moves + 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "player"),
+    [("de", "ah, jetzt weiß ich's: Mia hatte gelb", "Mia"), ("en", "oh, now I remember, Cem had green", "Cem")],
+)  # fmt: skip
+def test_a_name_after_words_that_lead_in_is_named(lang: str, text: str, player: str) -> None:
+    """Words that lead in to the naming ("now I remember") are no stranger called so."""
+    session = _scoring(lang)
+    out = session.out
+    assert isinstance(out, RecordingOutput)
+    out.records.clear()
+    session.hear(text)
+    named = [r for r in out.records if r.get("type") == "named"]
+    assert len(named) == 1 and named[0]["player"] == player, out.records

@@ -372,8 +372,8 @@ def test_a_question_about_the_board_in_other_words_is_answered(
 @pytest.mark.parametrize(
     ("lang", "line", "colour"),
     [("de", "Rot. Roter Hut.", "red"), ("de", "Hut orange, wie eine Apfelsine", "orange"),
-     ("de", "Ich mach den Hut rot und fertig.", "red"), ("en", "hat orange like a carrot", "orange"),
-     ("en", "I'm making the hat yellow.", "yellow"),
+     ("de", "Ich mach den Hut rot und fertig.", "red"),
+     ("en", "hat orange like a carrot", "orange"), ("en", "I'm making the hat yellow.", "yellow"),
      ("en", "Right, we'll use the green card for the hat, please.", "green")],
 )  # fmt: skip
 def test_a_move_in_a_family_s_own_words(lang: str, line: str, colour: str) -> None:

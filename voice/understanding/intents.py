@@ -248,8 +248,10 @@ class IntentParser:
         Mia", "well yeah Cem"): the sentence without those words, if it is then
         understood without a wildcard; otherwise ``None``.
 
-        Negations and question words are no such words, so "not Cem" stays as it is (and
-        every guarded move still passes the guard on the whole utterance)."""
+        A few other words may lead in too ("let's say Anna played white", "ah, jetzt weiß
+        ich's: Lena hatte grün"), none a value. Negations, hedges and question words are no
+        such words, so "not Cem" stays as it is (and every guarded move still passes the
+        guard on the whole utterance)."""
         if not self._wild(found):
             return None
         wild = [
@@ -259,14 +261,28 @@ class IntentParser:
         ]
         words = norm.split()
         loose = self._loose_words
+        guard = self.grammar.guard_words
+        forbidden = frozenset().union(*(guard.get(k, frozenset()) for k in framing.ASIDE_FORBIDDEN))
+        prompting = guard.get("prompting", frozenset())  # "say Cem had green": advice
+        subject = guard.get("subject", frozenset())  # "I remember Anna had purple"
         for value in wild:
             said = normalize(value).split()
             start = _find(words, said)
             if start is None:
                 continue
+            lead = 0  # words that only lead in: "let's say Anna", "jetzt weiß ich's: Lena"
             for cut in range(1, len(said)):
-                if said[cut - 1] not in loose:
-                    break
+                word = said[cut - 1]
+                if word not in loose:
+                    lead += 1
+                    if (
+                        lead > MAX_LEAD_IN
+                        or word in forbidden
+                        or (lead == 1 and word in prompting)
+                        or word.endswith("n't")
+                        or (self.fallback.is_value(word) and word not in subject)
+                    ):
+                        break
                 text = " ".join(words[:start] + words[start + cut :])
                 again = self._exact(text, allowed)
                 if again is not None and not self._wild(again):
@@ -433,6 +449,10 @@ class IntentParser:
 
 ALIGNED_WORD_CUTOFF = 81.0
 """A snapped sentence must match the utterance word for word at least this well."""
+
+
+MAX_LEAD_IN = 4
+"""At most this many words that are neither fillers nor values may lead in to a name."""
 
 
 def _aligned(norm: str, phrase: str) -> bool:
