@@ -388,7 +388,8 @@ def test_naming_after_an_opening_word_in_play(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "text", "player"),
-    [("de", "ah, jetzt weiß ich's: Mia hatte gelb", "Mia"), ("en", "oh, now I remember, Cem had green", "Cem")],
+    [("de", "jetzt erinnere ich mich: Mia hatte gelb", "Mia"),
+     ("en", "oh, now I remember, Cem had green", "Cem")],
 )  # fmt: skip
 def test_a_name_after_words_that_lead_in_is_named(lang: str, text: str, player: str) -> None:
     """Words that lead in to the naming ("now I remember") are no stranger called so."""

@@ -203,6 +203,11 @@ class Fallback:
         """Is ``word`` on its own a value of a list (a player, a colour, a word card)?"""
         return (word,) in self._values
 
+    def slot_of(self, word: str) -> str | None:
+        """The slot ``word`` on its own is a value of ("mia": player), or ``None``."""
+        hit = self._values.get((word,))
+        return None if hit is None else hit[0]
+
     def _known(self, word: str) -> bool:
         return any(word in m.words for m in self.models.values())
 

@@ -264,7 +264,6 @@ class IntentParser:
         guard = self.grammar.guard_words
         forbidden = frozenset().union(*(guard.get(k, frozenset()) for k in framing.ASIDE_FORBIDDEN))
         prompting = guard.get("prompting", frozenset())  # "say Cem had green": advice
-        subject = guard.get("subject", frozenset())  # "I remember Anna had purple"
         for value in wild:
             said = normalize(value).split()
             start = _find(words, said)
@@ -280,7 +279,7 @@ class IntentParser:
                         or word in forbidden
                         or (lead == 1 and word in prompting)
                         or word.endswith("n't")
-                        or (self.fallback.is_value(word) and word not in subject)
+                        or self.fallback.slot_of(word) not in (None, "self")
                     ):
                         break
                 text = " ".join(words[:start] + words[start + cut :])
