@@ -163,6 +163,9 @@ def _colour_forms(grammar: Grammar) -> dict[str, str]:
             spoken = normalize(said)
             if spoken:
                 forms.setdefault(spoken, str(value.value_out))
+    for short, long in grammar.frames.contractions.items():  # "blaue", "gelbe": the colour
+        if long in forms:
+            forms.setdefault(short, forms[long])
     return forms
 
 
