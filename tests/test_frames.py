@@ -384,3 +384,17 @@ def test_a_move_in_a_family_s_own_words(lang: str, line: str, colour: str) -> No
     session.hear(line)
     assert len(session.actions) == moves + 1
     assert session.actions[-1].args.get("colour") == colour
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Tigger. Nee, Garfield!"), ("de", "Tigger, äh, ich meine Garfield"),
+     ("en", "Tigger, no wait, Garfield")],
+)  # fmt: skip
+def test_a_name_taken_back_in_the_same_breath_leaves_the_other_as_the_guess(
+    lang: str, line: str
+) -> None:
+    done = "done" if lang == "en" else "fertig"
+    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    said, _ = said_to(session, line)
+    assert any("Garfield" in s for s in said) and not any("Tigger" in s for s in said), said

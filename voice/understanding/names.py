@@ -43,6 +43,7 @@ from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
 from voice.understanding.questions import generic_words
+from voice.understanding.retraction import name_taken_back
 from voice.understanding.sounds import SoundIndex
 from words.text import normalize
 
@@ -170,6 +171,10 @@ class NameParser(IntentParser):
             return found
         may_guess = allowed_set is None or self.intent in allowed_set
         guessing = allowed_set is not None and self.intent in allowed_set
+        if guessing:  # "Tigger. Nee, Garfield!"
+            again = name_taken_back(self.grammar, norm, text, self._name, self._name_spans)
+            if again is not None:
+                return again
         if may_guess and self._negated(norm):
             return Intent(THINKING, {}, norm, 1.0)
         names = self._names_in(norm) if may_guess else []

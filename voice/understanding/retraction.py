@@ -12,10 +12,11 @@ sentence after it alone: its "nein" took back the try, not the move.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from voice.understanding.framing import Matcher, framed
+from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core, Intent
 
 TAKE_BACK = ("correction", "negation")
@@ -23,6 +24,53 @@ TAKE_BACK = ("correction", "negation")
 
 TRIED = frozenset({"colour", "object"})
 """Values a try that is taken back may hold."""
+
+
+NAME_SURE = 0.85
+"""A name said after a taking back counts as the guess when it is heard at least this well."""
+
+
+def _cuts(grammar: Grammar, words: Sequence[str], raw: str | None) -> list[int]:
+    """Where the sentence after a taking back starts, last first: after a correction frame
+    ("warte", "ich meine", "no wait"), or after a negation before a pause ("nee, …")."""
+    frames = grammar.frames
+    pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
+    return sorted(
+        {
+            i + len(f.words)
+            for i in range(1, len(words))
+            for f in frames.at(words, i, TAKE_BACK)
+            # a negation takes back only before a pause: "no red, no green" refuses both
+            if f.kind == "correction" or i + len(f.words) in pauses
+        },
+        reverse=True,
+    )
+
+
+def name_taken_back(
+    grammar: Grammar,
+    norm: str,
+    raw: str | None,
+    name_of: Callable[[str], Intent | None],
+    names_at: Callable[[Sequence[str]], list[tuple[int, int, str]]],
+) -> Intent | None:
+    """A guess said again after a name taken back in the same breath: "Tigger. Nee,
+    Garfield!", "Tigger, äh, ich meine Garfield", "Elsa, no wait, Anna". Before the taking
+    back there is a name and nothing that asks; after it, only the name said."""
+    if raw is not None and "?" in raw:
+        return None  # "Tigger? Nee, Garfield?" is still thinking aloud
+    words = norm.split()
+    guard = grammar.guard_words
+    asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
+    for cut in _cuts(grammar, words, raw):
+        found = name_of(" ".join(words[cut:]))
+        if found is None or found.score < NAME_SURE:
+            continue
+        tried = words[:cut]
+        if not names_at(tried) or asking & set(tried):
+            return None
+        return Intent(found.name, found.slots, norm, found.score)
+    return None
 
 
 def retracted(
@@ -34,21 +82,10 @@ def retracted(
 ) -> tuple[Intent, Core] | None:
     """The move after a try taken back in the same utterance, or ``None``."""
     grammar = parser.grammar
-    frames = grammar.frames
     words = norm.split()
     if raw is not None and "?" in raw:
         return None  # "blau oder lieber grün?"
-    pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
-    cuts = sorted(
-        {
-            i + len(f.words)
-            for i in range(1, len(words))
-            for f in frames.at(words, i, TAKE_BACK)
-            # a negation takes back only before a pause: "no red, no green" refuses both
-            if f.kind == "correction" or i + len(f.words) in pauses
-        },
-        reverse=True,
-    )
+    cuts = _cuts(grammar, words, raw)
     fallback = parser.fallback
     guard = grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
