@@ -108,10 +108,21 @@ def _asked(
     if not candidates or len(unknown) > MAX_UNKNOWN:
         return None
     keys = grammar.derived("question_keys", lambda g: _keys(g, fallback))
-    hits = Counter({name: sum(t in keys.get(name, ()) for t in content) for name in candidates})
-    ranked = hits.most_common(2)
-    best, count = ranked[0]
-    if count == 0 or (len(ranked) > 1 and ranked[1][1] == count):
+    stop = guard.get("stop", frozenset()) | guard.get("filler", frozenset())
+    said = [t for t in tokens if t not in stop]
+    # key words first; among as many, the one more of whose template words were said
+    ranked = sorted(
+        (
+            (
+                sum(t in keys.get(name, ()) for t in content),
+                sum(t in _vocabulary(fallback, name) for t in said),
+            ),
+            name,
+        )
+        for name in candidates
+    )[::-1]
+    (count, overlap), best = ranked[0]
+    if count == 0 or (len(ranked) > 1 and ranked[1][0] == (count, overlap)):
         return None  # as near to two: not understood
     if len(unknown) > count + 1:
         return None
