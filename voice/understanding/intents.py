@@ -146,6 +146,8 @@ class IntentParser:
         found = self._as_said(norm, allowed, slots)
         if found is not None and not self._wild(found):
             return found, None
+        if found is not None and self._asked_name(found):
+            return None, None  # "wer hatte gelb?" asks who; nobody is called "wer"
         framed = self._framed(norm, raw, allowed)
         if framed is not None and (found is None or not self._wild(framed[0])):
             return framed  # "game master, Anna played red": not a stranger "game master …"
@@ -240,6 +242,15 @@ class IntentParser:
         """Does ``found`` hold a name nobody has (a wildcard slot such as ``stranger``)?"""
         return any(
             isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList) for slot in found.slots
+        )
+
+    def _asked_name(self, found: Intent) -> bool:
+        """Is a name nobody has in ``found`` only a question word ("wer", "who")?"""
+        asking = self.grammar.guard_words.get("question_word", frozenset())
+        return any(
+            isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList)
+            and all(w in asking for w in normalize(str(value)).split())
+            for slot, value in found.slots.items()
         )
 
     def _unwrapped(self, norm: str, found: Intent, allowed: frozenset[str] | None) -> Intent | None:
