@@ -110,7 +110,7 @@ async def connect(uri: str, seconds: float = CONNECT_SECONDS) -> Connection:
         reader, writer = await asyncio.wait_for(opening, seconds)
     except TimeoutError:
         raise ServiceFault("wyoming_unreachable", why("timeout", seconds)) from None
-    except ConnectionRefusedError:
+    except ConnectionError:  # refused, or reset while a stopped service's port closes
         raise ServiceFault("wyoming_unreachable", why("refused", seconds)) from None
     except FileNotFoundError:
         raise ServiceFault("wyoming_unreachable", why("no_socket", seconds)) from None
