@@ -418,3 +418,52 @@ def test_the_loudspeaker_unplugged_while_speaking_and_plugged_in_again(room, tmp
         out.close()
     assert cut_after < 6.0  # it did not play to its end into nowhere
     assert notes[1:] == ["speech output works again"] and out.output_lost_at is None
+
+
+@needs_espeak
+def test_a_game_is_set_up_by_voice_through_the_microphone(room, pulse, tmp_path):
+    """`farbspiel play --input mic` without a game: the set-up is heard through the real
+    microphone (the PulseAudio room) by the real pocketsphinx engine, then the game starts
+    and listens the same way. Typing still works meanwhile."""
+    from voice.bench.farben_naming_speech import make_clip
+    from voice.setup.household import Household, household_file, save_household
+
+    clips = {t: make_clip(t, "de", tmp_path, i) for i, t in
+             enumerate(["Alle meine Farben", "wir sind Anna und Ben", "ja"])}  # fmt: skip
+    env = {**pulse.env, "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}  # fmt: skip
+    with pytest.MonkeyPatch.context() as patch:  # the household remembered from before:
+        patch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])  # its names can be heard
+        save_household(Household(players=["Anna", "Ben"]), household_file())
+    game = Terminal(
+        ["play", "--lang", "de", "--input", "mic", "--voice", "text", "--seed", "1"], env
+    )
+
+    def say(text: str, then: str) -> None:
+        """Say ``text`` in the room until farbspiel answers with ``then`` (a player says
+        it again when asked again; three tries)."""
+        for attempt in range(3):
+            room.say(clips[text])
+            try:
+                game.wait_for(then, timeout=15)
+                return
+            except AssertionError:
+                if attempt == 2:
+                    raise
+
+    try:
+        game.wait_for("Was wollen wir spielen?", timeout=60)
+        say("Alle meine Farben", "Alle meine Farben. Wer spielt mit?")
+        say("wir sind Anna und Ben", "Sollen wir anfangen?")
+        say("ja", "Wer von euch ist am jüngsten?")  # the game has started, listening
+        game.type("Anna ist am jüngsten")
+        game.wait_for("Anna, Nummer 1: der Ball", timeout=30)
+        game.type("beenden")
+        game.type("ja")
+        code = game.finish()
+    finally:
+        if game.proc.poll() is None:
+            game.proc.kill()
+    assert code == 0, game.text
+    assert "Alle meine Farben mit Anna und Ben" in game.out.decode(), game.text
+    assert "Traceback" not in game.err.decode()

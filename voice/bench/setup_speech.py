@@ -29,6 +29,7 @@ from voice.bench.farben_naming_speech import make_clip
 from voice.bench.setup_understanding import CORPORA, expected, got
 from voice.input.audio import WavFile
 from voice.recognition.engines import open_recogniser, transcribe
+from voice.setup.listening import accepted
 from voice.setup.phrases import setup_phrases
 from voice.setup.understanding import understand
 
@@ -55,14 +56,18 @@ def measure(lang: str, limit: int | None, folder: Path) -> dict[str, Any]:
             recogniser.reset()
             start = time.perf_counter()
             with WavFile(clip) as wav:
-                heard = " ".join(t.text for t in transcribe(recogniser, wav.chunks()) if t.text)
+                transcripts = list(transcribe(recogniser, wav.chunks()))
             seconds = time.perf_counter() - start
-            have = got(understand(heard, lang)) if heard else got(understand("", lang))
+            heard = " ".join(t.text for t in transcripts if t.text)
+            # what the set-up takes: only what the recogniser is sure enough of
+            kept = " ".join(a for t in transcripts if (a := accepted(t, recogniser, lang)))
             want = expected(case)
-            if "lang" not in case:
-                have["lang"] = None
+            have, cut = (_understood(text, lang, case) for text in (heard, kept))
             noise = not any(want.values())
             row = {"said": case["text"], "heard": heard, "right": have == want, "noise": noise}
+            row |= {"kept": kept, "right_cut": cut == want}
+            row["confidences"] = [round(t.confidence, 3) for t in transcripts if t.text]
+            row["texts"] = [t.text for t in transcripts if t.text]
             rows.append({**row, "want": want, "got": have, "seconds": seconds})
     finally:
         recogniser.close()
@@ -74,9 +79,18 @@ def measure(lang: str, limit: int | None, folder: Path) -> dict[str, Any]:
         "right_pct": round(100 * sum(r["right"] for r in rows) / max(1, len(rows)), 1),
         "noise": len(noise_rows),
         "noise_set": sum(not r["right"] for r in noise_rows),
+        "right_cut_pct": round(100 * sum(r["right_cut"] for r in rows) / max(1, len(rows)), 1),
+        "noise_set_cut": sum(not r["right_cut"] for r in noise_rows),
         "median_s": round(statistics.median(r["seconds"] for r in rows), 3) if rows else 0.0,
         "clips": rows,
     }
+
+
+def _understood(text: str, lang: str, case: dict[str, Any]) -> dict[str, Any]:
+    have = got(understand(text, lang))
+    if "lang" not in case:
+        have["lang"] = None
+    return have
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,12 +112,16 @@ def main(argv: list[str] | None = None) -> int:
         + (f" --limit {args.limit}" if args.limit else "")
         + "`",
         "",
+        "Right and noise that set something: all that was heard, and (after the arrow) only"
+        " what the set-up takes (the confidence cut of voice.setup.listening).",
+        "",
         "| lang | voice | answers | right | noise | noise that set something | median s per clip |",
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        lines.append(f"| {r['lang']} | {r['voice']} | {r['answers']} | {r['right_pct']}% | "
-                     f"{r['noise']} | {r['noise_set']} | {r['median_s']} |")  # fmt: skip
+        lines.append(f"| {r['lang']} | {r['voice']} | {r['answers']} | {r['right_pct']}% → "
+                     f"{r['right_cut_pct']}% | {r['noise']} | {r['noise_set']} → "
+                     f"{r['noise_set_cut']} | {r['median_s']} |")  # fmt: skip
     lines += ["", "## Not understood right", ""]
     lines += [f"- {r['lang']}: “{c['said']}” heard “{c['heard']}”" for r in results
               for c in r["clips"] if not c["right"]]  # fmt: skip
@@ -112,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "setup-speech.json").write_text(
         json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8"
     )
-    print("\n".join(lines[: 8 + len(results)]))
+    print("\n".join(lines[: 10 + len(results)]))
     return 0
 
 

@@ -22,6 +22,7 @@ from voice.session.adapters import ADAPTERS
 from voice.session.player_names import command_name_problem
 from voice.setup.dialogue import Remembered, Reply, SetupDialogue
 from voice.setup.household import Household, HouseholdDamaged, load_household, save_household
+from voice.setup.phrases import setup_phrases
 
 SILENCE = 20.0
 """Seconds of typed silence before the question is repeated, shortly."""
@@ -64,6 +65,7 @@ def run_setup(
         return command_name_problem(lang, players)
 
     dialogue = SetupDialogue(lang, check, known=remembered, names=names)
+    ears = _Ears(io, reader, remembered.players, dialogue) if lines is None else None
     out = make_output(io, lang)
     if problem is not None:
         out.say(Messages(lang, "setup", {}).require(*problem))
@@ -72,8 +74,12 @@ def run_setup(
     rounds = 0
     while True:
         try:
+            if ears is not None and ears.open(out):  # by voice (and typing)
+                out, answers = ears.gate, ears.answers()
             start, left = _talk(dialogue, out, answers, reply)
         finally:
+            if ears is not None:
+                ears.close()  # the game opens its own microphone and recogniser
             out.close()
         if start is None:
             return 0
@@ -105,6 +111,70 @@ def run_setup(
             answers = _answers(left[at - 1 :], None)
         out = make_output(io, played.lang)
         reply = dialogue.game_ended(played)
+
+
+class _Ears:
+    """The set-up heard through the microphone, as the game will be (``--input``,
+    ``--asr``, ``--model``): opened for each round of set-up, closed before the game
+    opens its own. Nothing to hear with (no microphone, no recogniser): the keyboard, as
+    the games say (``--input mic`` that cannot work is refused as for a game)."""
+
+    def __init__(
+        self,
+        io: argparse.Namespace,
+        keyboard: LineReader | None,
+        household: tuple[str, ...],
+        dialogue: SetupDialogue,
+    ) -> None:
+        self.io = io
+        self.keyboard = keyboard
+        self.household = household
+        self.dialogue = dialogue
+        self.recogniser: Any = None
+        self.microphone: Any = None
+        self.gate: Any = None
+
+    def open(self, out: Output) -> bool:
+        from voice.cli.devices import open_microphone_input
+        from voice.input.audio import AudioError, Microphone
+
+        heard = open_microphone_input(self.io, self.dialogue.plan.lang)
+        if heard is None:
+            return False
+        try:
+            microphone = Microphone()
+            microphone.start()
+        except AudioError as exc:
+            heard.recogniser.close()
+            if self.io.input == "mic":
+                raise
+            print(f"farbspiel: {explain(exc)}", file=sys.stderr)
+            return False
+        from voice.session.microphone import ECHO_TAIL, SpeakingGate
+
+        self.recogniser, self.microphone = heard.recogniser, microphone
+        self.gate = SpeakingGate(out, tail=ECHO_TAIL)
+        return True
+
+    def answers(self) -> Iterator[tuple[str | None, list[str] | None]]:
+        from voice.setup.listening import SetupListener
+
+        def phrases() -> tuple[list[str], str]:
+            plan = self.dialogue.plan
+            names = tuple(dict.fromkeys((*plan.players, *self.household)))
+            return setup_phrases(plan.lang, names), plan.lang
+
+        listener = SetupListener(
+            self.recogniser, self.microphone, self.gate, phrases, self.keyboard, SILENCE
+        )
+        return listener.answers()
+
+    def close(self) -> None:
+        if self.microphone is not None:
+            self.microphone.close()
+        if self.recogniser is not None:
+            self.recogniser.close()
+        self.microphone = self.recogniser = None
 
 
 def _numbered(path: Path) -> Path:

@@ -1,0 +1,114 @@
+"""The set-up dialogue heard through the microphone (issue 29): the same recogniser and
+microphone as the game's, restricted to the set-up's sentences, with typed answers still
+taken at the same time.
+
+What the recogniser is not sure of is never taken as an answer: below the engine's
+``ignore`` confidence (its own scale, :class:`voice.recognition.base.Thresholds`: what the
+games take for table talk; two thirds of it, as every part is said back) the table gets the short repeat of the question, as after
+silence; a "ja" / "yes" that would start the game needs the ``confirm`` confidence. So
+noise at the table gets the question again, never a wrong set-up; the whole set-up is
+said back before anything starts. (Measured with ``python -m voice.bench.setup_speech``:
+the stricter ``answer``/``affirm`` pair cost a fifth of the right answers; see
+voice/bench/RESULTS-LOG.md.)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+from voice.input.lines import LineReader
+from voice.recognition.base import Recogniser, Transcript
+from voice.session.microphone import POLL_SECONDS, AudioSource, SpeakingGate
+from voice.setup.grammar import setup_grammar
+
+Answer = tuple[str | None, list[str] | None]
+"""An answer (``None``: silence or not heard well enough) and the script lines after it
+(always ``None`` here: nothing is scripted)."""
+
+
+def accepted(transcript: Transcript, recogniser: Recogniser, lang: str) -> str | None:
+    """The words of ``transcript`` if they are sure enough to be a set-up answer."""
+    text = transcript.text.strip()
+    if not text:
+        return None
+    thresholds = recogniser.thresholds
+    if text in _yes_words(lang):
+        needed = thresholds.confirm
+    else:
+        needed = thresholds.ignore * ANSWER_SHARE
+    return text if transcript.confidence >= needed else None
+
+
+ANSWER_SHARE = 2 / 3
+"""A set-up answer counts from this share of the engine's ``ignore`` confidence on: each
+part is said back before anything starts, so a lower bar than a move's serves (measured
+with ``python -m voice.bench.setup_speech``, see voice/bench/RESULTS-LOG.md)."""
+
+
+def _yes_words(lang: str) -> frozenset[str]:
+    return frozenset(setup_grammar(lang).yes[0])
+
+
+class SetupListener:
+    """Answers heard (or typed) while the set-up dialogue runs."""
+
+    def __init__(
+        self,
+        recogniser: Recogniser,
+        source: AudioSource,
+        gate: SpeakingGate,
+        phrases: Callable[[], tuple[Sequence[str], str]],
+        keyboard: LineReader | None = None,
+        silence: float = 20.0,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.recogniser = recogniser
+        self.source = source
+        self.gate = gate
+        self.phrases = phrases
+        """The sentences to listen for now and the language they are in (they change as
+        players are named and the language is chosen)."""
+        self.keyboard = keyboard
+        self.silence = silence
+        self.now = now
+        self._listening: tuple[tuple[str, ...], str] | None = None
+
+    def answers(self) -> Iterator[Answer]:
+        """Each answer as it comes; ``None`` after :attr:`silence` seconds of nothing and
+        for what was heard too unsure to count (the dialogue then repeats its question)."""
+        quiet_since = self.now()
+        discarding = False
+        while True:
+            lang = self._listen()
+            if self.keyboard is not None:
+                line = self.keyboard.readline(0)
+                if line == "":
+                    self.keyboard = None  # typing ended; the microphone goes on
+                elif line is not None and line.strip():
+                    yield line.strip(), None
+                    quiet_since = self.now()
+                    continue
+            chunk = self.source.read(POLL_SECONDS)
+            if chunk is None or self.gate.own_voice(chunk):
+                if chunk is not None and not discarding:
+                    self.recogniser.reset()  # our own question must not start an answer
+                    discarding = True
+                if self.now() - quiet_since >= self.silence:
+                    quiet_since = self.now()
+                    yield None, None
+                continue
+            discarding = False
+            transcript = self.recogniser.accept(chunk.data)
+            if transcript is None:
+                continue
+            quiet_since = self.now()
+            yield accepted(transcript, self.recogniser, lang), None
+
+    def _listen(self) -> str:
+        phrases, lang = self.phrases()
+        wanted = (tuple(phrases), lang)
+        if wanted != self._listening:
+            self.recogniser.set_phrases(list(phrases))
+            self._listening = wanted
+        return lang
