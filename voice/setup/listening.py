@@ -6,8 +6,8 @@ What the recogniser is not sure of is never taken as an answer: below the engine
 ``ignore`` confidence (its own scale, :class:`voice.recognition.base.Thresholds`: what the
 games take for table talk; two thirds of it, as every part is said back) the table gets
 the short repeat of the question, as after silence; a "ja" / "yes" that would start the
-game needs the ``confirm`` confidence. So noise at the table gets the question again, never a wrong set-up; the whole set-up is
-said back before anything starts. (Measured with ``python -m voice.bench.setup_speech``:
+game needs the ``confirm`` confidence. So noise at the table gets the question again,
+never a wrong set-up; the whole set-up is said back before anything starts. (Measured with ``python -m voice.bench.setup_speech``:
 the stricter ``answer``/``affirm`` pair cost a fifth of the right answers; see
 voice/bench/RESULTS-LOG.md.)
 """
