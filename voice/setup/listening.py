@@ -2,14 +2,12 @@
 microphone as the game's, restricted to the set-up's sentences, with typed answers still
 taken at the same time.
 
-What the recogniser is not sure of is never taken as an answer: below the engine's
-``ignore`` confidence (its own scale, :class:`voice.recognition.base.Thresholds`: what the
-games take for table talk; two thirds of it, as every part is said back) the table gets
-the short repeat of the question, as after silence; a "ja" / "yes" that would start the
-game needs the ``confirm`` confidence. So noise at the table gets the question again,
-never a wrong set-up; the whole set-up is said back before anything starts. (Measured with ``python -m voice.bench.setup_speech``:
-the stricter ``answer``/``affirm`` pair cost a fifth of the right answers; see
-voice/bench/RESULTS-LOG.md.)
+What the recogniser is not sure of is never taken as an answer: below two thirds of the
+engine's ``ignore`` confidence (its own scale, :class:`voice.recognition.base.Thresholds`:
+what the games take for table talk) the table gets the short repeat of the question, as
+after silence; a "ja" / "yes" that would start the game needs the ``confirm`` confidence.
+Every part is said back before anything starts. Measured with
+``python -m voice.bench.setup_speech`` (voice/bench/RESULTS-LOG.md).
 """
 
 from __future__ import annotations
