@@ -285,11 +285,16 @@ def test_a_remark_may_hold_a_word_card_that_is_not_on_the_table() -> None:
     [("de", "Gelb, nein, warte, orange!", "orange"), ("de", "gelb nein warte orange", "orange"),
      ("de", "Rot, äh nee, lila", "purple"), ("en", "Yellow, no wait, orange!", "orange"),
      ("en", "red, no, orange", "orange"), ("en", "yellow, silly me, green", "green"),
-     ("de", "rot, nicht blau", "red"), ("en", "red, not blue", "red")],
+     ("de", "rot, nicht blau", "red"), ("en", "red, not blue", "red"),
+     # a family's own words: colours as adjectives, a comparison, "and done", progressive
+     ("de", "Rot. Roter Hut.", "red"), ("de", "Hut orange, wie eine Apfelsine", "orange"),
+     ("de", "Ich mach den Hut rot und fertig.", "red"),
+     ("en", "hat orange like a carrot", "orange"), ("en", "I'm making the hat yellow.", "yellow"),
+     ("en", "Right, we'll use the green card for the hat, please.", "green")],
 )  # fmt: skip
 def test_the_colour_left_standing_is_the_move(lang: str, line: str, colour: str) -> None:
     """A colour taken back before the game master answered does not count; "rot, nicht
-    blau" says red again."""
+    blau" says red again; a move in a family's own words is made (the hat is in play)."""
     session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
     moves = len(session.actions)
     session.hear(line)
@@ -367,23 +372,6 @@ def test_a_question_about_the_board_in_other_words_is_answered(
     assert "not_understood" not in kinds
     said, kinds = said_to(session, "Ben, was meinst du, was das ist?")
     assert said == [] and kinds == ["ignored"]
-
-
-@pytest.mark.parametrize(
-    ("lang", "line", "colour"),
-    [("de", "Rot. Roter Hut.", "red"), ("de", "Hut orange, wie eine Apfelsine", "orange"),
-     ("de", "Ich mach den Hut rot und fertig.", "red"),
-     ("en", "hat orange like a carrot", "orange"), ("en", "I'm making the hat yellow.", "yellow"),
-     ("en", "Right, we'll use the green card for the hat, please.", "green")],
-)  # fmt: skip
-def test_a_move_in_a_family_s_own_words(lang: str, line: str, colour: str) -> None:
-    """Colours as adjectives, a comparison beside the move, "and done", the progressive:
-    the move is made (the hat is the object in play)."""
-    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
-    moves = len(session.actions)
-    session.hear(line)
-    assert len(session.actions) == moves + 1
-    assert session.actions[-1].args.get("colour") == colour
 
 
 @pytest.mark.parametrize(
