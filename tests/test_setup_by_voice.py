@@ -20,7 +20,6 @@ from voice.recognition.engines import open_recogniser
 from voice.session.microphone import SpeakingGate
 from voice.setup.dialogue import SetupDialogue
 from voice.setup.listening import SetupListener
-from voice.setup.phrases import setup_phrases
 
 pytestmark = pytest.mark.skipif(
     not all(shutil.which(t) for t in ("espeak-ng", "sox", "soxi")), reason="needs espeak-ng, sox"
@@ -67,11 +66,11 @@ def talk(lang: str, paths: list[Path]) -> tuple[SetupDialogue, list[str | None]]
     room = Clips(paths)
     gate = SpeakingGate(RecordingOutput(), tail=0.0, now=room.now)
 
-    def phrases() -> tuple[list[str], str]:
-        return setup_phrases(lang, ("Anna", "Ben", *dialogue.plan.players)), lang
+    def wanted() -> tuple[str, tuple[str, ...]]:
+        return lang, tuple(dict.fromkeys(("Anna", "Ben", *dialogue.plan.players)))
 
     heard: list[str | None] = []
-    listener = SetupListener(recogniser, room, gate, phrases, silence=60.0, now=room.now)
+    listener = SetupListener(recogniser, room, gate, wanted, silence=60.0, now=room.now)
     try:
         for text, _ in listener.answers():
             heard.append(text)

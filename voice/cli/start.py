@@ -22,7 +22,6 @@ from voice.session.adapters import ADAPTERS
 from voice.session.player_names import command_name_problem
 from voice.setup.dialogue import Remembered, Reply, SetupDialogue
 from voice.setup.household import Household, HouseholdDamaged, load_household, save_household
-from voice.setup.phrases import setup_phrases
 
 SILENCE = 20.0
 """Seconds of typed silence before the question is repeated, shortly."""
@@ -159,13 +158,12 @@ class _Ears:
     def answers(self) -> Iterator[tuple[str | None, list[str] | None]]:
         from voice.setup.listening import SetupListener
 
-        def phrases() -> tuple[list[str], str]:
+        def wanted() -> tuple[str, tuple[str, ...]]:
             plan = self.dialogue.plan
-            names = tuple(dict.fromkeys((*plan.players, *self.household)))
-            return setup_phrases(plan.lang, names), plan.lang
+            return plan.lang, tuple(dict.fromkeys((*plan.players, *self.household)))
 
         listener = SetupListener(
-            self.recogniser, self.microphone, self.gate, phrases, self.keyboard, SILENCE
+            self.recogniser, self.microphone, self.gate, wanted, self.keyboard, SILENCE
         )
         return listener.answers()
 

@@ -13,12 +13,13 @@ Every part is said back before anything starts. Measured with
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 
 from voice.input.lines import LineReader
 from voice.recognition.base import Recogniser, Transcript
 from voice.session.microphone import POLL_SECONDS, AudioSource, SpeakingGate
 from voice.setup.grammar import setup_grammar
+from voice.setup.phrases import setup_phrases
 
 Answer = tuple[str | None, list[str] | None]
 """An answer (``None``: silence or not heard well enough) and the script lines after it
@@ -56,7 +57,7 @@ class SetupListener:
         recogniser: Recogniser,
         source: AudioSource,
         gate: SpeakingGate,
-        phrases: Callable[[], tuple[Sequence[str], str]],
+        wanted: Callable[[], tuple[str, tuple[str, ...]]],
         keyboard: LineReader | None = None,
         silence: float = 20.0,
         now: Callable[[], float] = time.monotonic,
@@ -64,13 +65,14 @@ class SetupListener:
         self.recogniser = recogniser
         self.source = source
         self.gate = gate
-        self.phrases = phrases
-        """The sentences to listen for now and the language they are in (they change as
-        players are named and the language is chosen)."""
+        self.wanted = wanted
+        """The language and the names to listen for now (they change as players are
+        named and the language is chosen); the set-up's sentences are built from them
+        only when they change, not at every look at the microphone."""
         self.keyboard = keyboard
         self.silence = silence
         self.now = now
-        self._listening: tuple[tuple[str, ...], str] | None = None
+        self._listening: tuple[str, tuple[str, ...]] | None = None
 
     def answers(self) -> Iterator[Answer]:
         """Each answer as it comes; ``None`` after :attr:`silence` seconds of nothing and
@@ -104,9 +106,9 @@ class SetupListener:
             yield accepted(transcript, self.recogniser, lang), None
 
     def _listen(self) -> str:
-        phrases, lang = self.phrases()
-        wanted = (tuple(phrases), lang)
+        wanted = self.wanted()
         if wanted != self._listening:
-            self.recogniser.set_phrases(list(phrases))
+            lang, names = wanted
+            self.recogniser.set_phrases(setup_phrases(lang, names))
             self._listening = wanted
-        return lang
+        return wanted[0]

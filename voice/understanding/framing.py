@@ -183,6 +183,16 @@ ASIDE_FORBIDDEN = ("refusal", "hedge", "question_word")
 """Guard words that make a remark more than a remark ("red, or not?", "weiß, oder?");
 and a remark may not start like a question ("red, is that okay")."""
 
+
+def remark_forbidden(grammar: Grammar) -> frozenset[str]:
+    """Words no remark beside a sentence may hold (:data:`ASIDE_FORBIDDEN`), once per
+    grammar."""
+    return grammar.derived(
+        "remark_forbidden",
+        lambda g: frozenset().union(*(g.guard_words.get(k, frozenset()) for k in ASIDE_FORBIDDEN)),
+    )
+
+
 MAX_ASIDE = 8
 """At most this many words of a remark beside the sentence."""
 
@@ -264,7 +274,7 @@ def _only_remark(
     grammar = parser.grammar
     words = remark[1:] if remark[0] in grammar.frames.asides else remark
     guard = grammar.guard_words
-    forbidden = frozenset().union(*(guard.get(kind, frozenset()) for kind in ASIDE_FORBIDDEN))
+    forbidden = remark_forbidden(grammar)
     if any(w in forbidden or w.endswith("n't") for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):

@@ -273,7 +273,7 @@ class IntentParser:
         words = norm.split()
         loose = self._loose_words
         guard = self.grammar.guard_words
-        forbidden = frozenset().union(*(guard.get(k, frozenset()) for k in framing.ASIDE_FORBIDDEN))
+        forbidden = framing.remark_forbidden(self.grammar)
         prompting = guard.get("prompting", frozenset())  # "say Cem had green": advice
         for value in wild:
             said = normalize(value).split()

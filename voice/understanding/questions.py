@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from voice.understanding.fallback import Fallback, Span
@@ -100,9 +101,7 @@ def _asked(
     content = [t for t in tokens if t not in generic and t not in grammar.frames.words]
     known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
-    asks = bool(guard.get("question_word", frozenset()) & set(tokens)) or (
-        tokens[0] in guard.get("question_start", frozenset())
-    )
+    asks = _asks(guard, tokens)
     # a request may be said as one ("langsamer bitte"); a question must ask
     candidates = pool if asks else pool & grammar.request_intents
     if not candidates or len(unknown) > MAX_UNKNOWN:
@@ -148,9 +147,7 @@ def _asked_about(
     slots of one of the intent's templates, one value each; its key words decide, here
     with the question words its templates use ("wo", "where")."""
     guard = grammar.guard_words
-    asks = bool(guard.get("question_word", frozenset()) & set(tokens)) or (
-        tokens[0] in guard.get("question_start", frozenset())
-    )
+    asks = _asks(guard, tokens)
     values: dict[str, Any] = {}
     for span in spans:
         if values.setdefault(span.slot, span.value) != span.value:
@@ -192,9 +189,17 @@ def _asked_about(
     return Intent(best, values, norm, SCORE)
 
 
-def _vocabulary(fallback: Fallback, name: str) -> frozenset[str]:
+def _asks(guard: Mapping[str, frozenset[str]], tokens: list[str]) -> bool:
+    """Does the utterance ask: a question word in it, or a verb first?"""
+    return bool(guard.get("question_word", frozenset()) & set(tokens)) or (
+        tokens[0] in guard.get("question_start", frozenset())
+    )
+
+
+def _vocabulary(fallback: Fallback, name: str) -> AbstractSet[str]:
+    """The words of ``name``'s templates (the fallback's own set, not a copy)."""
     model = fallback.models.get(name)
-    return frozenset() if model is None else frozenset(model.words)
+    return model.words if model is not None else frozenset()
 
 
 def generic_words(grammar: Grammar) -> frozenset[str]:
