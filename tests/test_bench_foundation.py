@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pytest
 from helpers import ROOT
 
 
@@ -23,3 +24,15 @@ def test_foundation_benchmark_writes_its_numbers(tmp_path):
     assert 0 < results["parse_de"]["median_ms"] < results["parse_de"]["p95_ms"] * 1.0001
     assert 0 < results["scripted_game"]["in_process_median_s"]
     assert "| parse (en)" in (tmp_path / "foundation.md").read_text()
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 10])
+def test_items_n_runs_at_most_n_utterances_per_table(limit: int) -> None:
+    """``farbspiel bench --items N``: a quick look really is N utterances, with table talk
+    among them (``--items 1`` once ran all but one)."""
+    from voice.bench.speech import _corpus, _limited
+
+    _, _, items = _corpus("de", 1)
+    chosen = _limited(items, limit)
+    assert 1 <= len(chosen) <= limit
+    assert any(i.kind == "table_talk" for i in chosen)

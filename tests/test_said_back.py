@@ -1,18 +1,19 @@
 """Implicit confirmation (issue 25, item 1): a move that is cheap to take back and fairly
 sure is made at once and said back; "nein" / "no" right after takes it back and asks for it
 again; "nein, doch gelb" right after changes it without a question. Moves that cannot be
-taken back cheaply (a Pantone guess, a Farben answer that scores) are still asked first,
-and a really unsure move is asked first everywhere."""
+taken back cheaply (a Pantone guess, a Farben answer that scores) are said back and held
+a moment before they count: "nein" in that moment drops them, "ja" or anything else said
+lets them count, and the game's timers stand still meanwhile. A really unsure move is asked
+first everywhere."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from games.engine import Setup
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import adapter_for
+from voice.session.core import HOLD_SECONDS
 from voice.session.journal import Header, Journal, read
 from voice.session.session import Session
 
@@ -116,24 +117,85 @@ def test_a_really_unsure_move_is_still_asked_first():
     assert out.said[-1] == "Anna malt den Ball lila an – richtig?"
 
 
-@pytest.mark.parametrize(
-    ("game", "players", "lines", "unsure"),
-    [
-        ("pantone", ("Anna", "Ben", "Cem"), ["Anna", "12", "fertig"], "Rotkäppchen"),
-    ],
-)
-def test_moves_that_cannot_be_taken_back_cheaply_are_asked_first(game, players, lines, unsure):
-    adapter = adapter_for(game)
+def pantone_guess(lang: str = "de") -> tuple[Session, RecordingOutput]:
+    """A Pantone game where Ben is asked for his guess (Anna painted card 12)."""
+    adapter = adapter_for("pantone")
     out = RecordingOutput()
-    setup = Setup(players, seed=3, options=adapter.default_options("de"))
-    session = Session(adapter, "de", setup, out)
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options(lang))
+    session = Session(adapter, lang, setup, out)
     session.start()
-    for line in lines:
+    for line in ["Anna", "12", "fertig"]:
         session.hear(line)
+    return session, out
+
+
+def test_a_guess_heard_fairly_sure_is_said_back_and_counts_a_moment_later():
+    session, out = pantone_guess()
     made = len(session.actions)
-    session.hear(unsure, FAIRLY_SURE)
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    assert len(session.actions) == made  # not judged yet
+    assert out.said[-1] == "Ben rät Rotkäppchen."
+    assert session.awaiting is None  # no question: nobody has to say "ja"
+    session.tick(HOLD_SECONDS - 0.5)
     assert len(session.actions) == made
-    assert out.said[-1].endswith("richtig?")
+    session.tick(HOLD_SECONDS + 0.1)
+    assert session.actions[-1].args.get("text") == "rotkäppchen"
+    assert not any("richtig?" in line for line in out.said)
+
+
+def test_nein_in_that_moment_drops_the_guess_and_the_guess_window_has_not_run():
+    session, out = pantone_guess()
+    made = len(session.actions)
+    left = session.seconds_to_next_timer()
+    assert left == 5.0  # Ben's guess window runs
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.tick(2.0)
+    session.hear("nein")
+    assert len(session.actions) == made
+    assert out.said[-2] == "Gut, dann nicht."
+    assert "Ben" in out.said[-1]  # asked for the guess again
+    assert session.seconds_to_next_timer() == left  # the two seconds of the hold were not his
+    session.tick(60.0)  # nothing held any more: nothing counts later
+    assert not any(a.args.get("text") == "rotkäppchen" for a in session.actions)
+
+
+def test_ja_lets_the_held_guess_count_at_once_and_anything_else_lets_it_count_first():
+    session, out = pantone_guess()
+    made = len(session.actions)
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear("ja")
+    assert len(session.actions) == made + 1
+    session, out = pantone_guess()
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear("wie steht's")  # the guess counts, then the question is answered
+    assert session.actions[-1].args.get("text") == "rotkäppchen"
+    assert "Punkte" in out.said[-1] or "Punkt" in out.said[-1]
+
+
+def test_a_really_unsure_guess_is_still_asked_first():
+    session, out = pantone_guess()
+    made = len(session.actions)
+    session.hear("Rotkäppchen", REALLY_UNSURE)
+    assert len(session.actions) == made
+    assert out.said[-1] == "Ben rät Rotkäppchen – richtig?"
+    assert session.dialogue.held is None
+
+
+def test_a_farben_answer_held_is_changed_by_nein_with_a_colour():
+    from voice.bench.reference import ReferencePlay
+
+    ref = ReferencePlay("farben", "de", 1)
+    step = next(s for s in ref.plan() if s.intended.name == "name")
+    out = RecordingOutput()
+    session = ref.session_at(step.before, out)
+    player = step.intended.args["player"]
+    session.hear(f"{player} bunt", FAIRLY_SURE)
+    assert out.said[-1] == f"{player} nennt bunt für {player}."
+    session.hear("nein, blau")  # held again with the colour meant, nothing scored yet
+    assert len(session.actions) == step.before
+    assert out.said[-1] == f"{player} nennt blau für {player}."
+    session.tick(session.timers.now + HOLD_SECONDS + 0.1)
+    assert session.actions[-1].args == {"player": player, "colour": "blue"}
 
 
 def test_the_artists_card_number_is_said_back_and_nein_takes_it_back():
@@ -151,3 +213,14 @@ def test_the_artists_card_number_is_said_back_and_nein_takes_it_back():
     assert "Gut, zurückgenommen: Anna wählt Karte 12." in out.said[-4:]
     session.hear("Karte 13")
     assert session.actions[-1].args == {"card": 13}
+
+
+def test_a_guess_held_at_the_end_of_the_window_counts_and_time_is_not_up():
+    session, out = pantone_guess()
+    session.tick(4.5)  # half a second of Ben's five left
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.tick(6.0)  # the window would be over by now: it stands still while held
+    assert not any("Zeit" in line for line in out.said[-2:])
+    session.tick(4.5 + HOLD_SECONDS + 0.1)
+    assert session.actions[-1].args.get("text") == "rotkäppchen"
+    assert session.actions[-1].name != "timer"

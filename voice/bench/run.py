@@ -122,6 +122,9 @@ class Played:
     wrong_applied: int = 0
     wrong_standing: int = 0
     """Wrong moves still standing after the player's own "nein" to a move said back."""
+    held_wrong: int = 0
+    """Wrong moves said back and held (:meth:`Dialogue.hold`), that the player said "nein"
+    to before they counted."""
     done: bool = False
     latencies: list[float] = field(default_factory=list)
     game: str = "alle-meine-farben"
@@ -405,6 +408,11 @@ def play_pass(
             spoken += 1
             before = len(session.actions)
             _say_once(session, table, text, voice, cache_dir, recorder, result)
+            held = _held(session)
+            if held is not None:
+                right = _same_move(held.to_json(), intended, shown)
+                spoken += _wait_or_deny(session, table, right, answers, spoken, voice,
+                                        cache_dir, recorder, result)  # fmt: skip
             if len(session.actions) > before:
                 applied = session.actions[-1]
                 if _same_move(applied.to_json(), intended, shown):
@@ -525,6 +533,11 @@ def play_reference(
             spoken += 1
             before = len(session.actions)
             _say_once(session, table, text, voice, cache_dir, recorder, result)
+            held = _held(session)
+            if held is not None:
+                right = ref.move_key(held.to_json(), step.before) == intended
+                spoken += _wait_or_deny(session, table, right, answers, spoken, voice,
+                                        cache_dir, recorder, result)  # fmt: skip
             if len(session.actions) > before:
                 if ref.move_key(session.actions[-1].to_json(), step.before) == intended:
                     result.done = True
@@ -555,6 +568,29 @@ def _denied(session: Any, table: Table, deny: str, voice: Voice, cache_dir: Any,
         return False
     _say_once(session, table, deny, voice, cache_dir, recorder, result)
     return len(session.actions) == before
+
+
+def _held(session: Any) -> Action | None:
+    """The move said back and held a moment before it counts, if any."""
+    held = session.dialogue.held
+    return None if held is None else held.action
+
+
+def _wait_or_deny(session: Any, table: Table, right: bool, answers: Mapping[str, list[str]],
+                  spoken: int, voice: Voice, cache_dir: Any, recorder: RecordingOutput,
+                  result: Played) -> int:  # fmt: skip
+    """A move was said back and held: the player lets the moment pass if it is the move
+    meant, else says "nein" in it. Returns the utterances said (0 or 1)."""
+    if right:
+        held_for = session.dialogue.held_for() or 0.0
+        session.tick(session.timers.now + held_for + 0.05)
+        return 0
+    result.held_wrong += 1
+    deny = answers["no"][spoken % len(answers["no"])]
+    _say_once(session, table, deny, voice, cache_dir, recorder, result)
+    if _held(session) is not None:  # the "nein" was not heard: the moment passes
+        session.tick(session.timers.now + (session.dialogue.held_for() or 0.0) + 0.05)
+    return 1
 
 
 CONFIRMS = ("move", "choice")

@@ -144,8 +144,8 @@ def _limited(items: list[Item], limit: int | None) -> list[Item]:
     """The first items, with table talk kept in proportion."""
     if limit is None:
         return items
-    talk = [i for i in items if i.kind == "table_talk"][: max(2, limit // 5)]
-    other = [i for i in items if i.kind != "table_talk"][: limit - len(talk)]
+    talk = [i for i in items if i.kind == "table_talk"][: min(limit, max(2, limit // 5))]
+    other = [i for i in items if i.kind != "table_talk"][: max(0, limit - len(talk))]
     chosen = set(map(id, talk + other))
     return [i for i in items if id(i) in chosen]
 

@@ -33,7 +33,15 @@ CONFIRM_BELOW = 0.8
 SAY_BACK_FROM = 0.5
 """Moves cheap to take back (:attr:`GameAdapter.said_back`) understood with at least this
 confidence (but less than :data:`CONFIRM_BELOW`) are made at once and said back: "nein"
-right after takes them back (implicit confirmation). Below it, they are asked first."""
+right after takes them back (implicit confirmation); other moves are said back and held a
+moment before they count (:data:`HOLD_SECONDS`). Below it, they are asked first."""
+
+HOLD_SECONDS = 2.5
+"""A move that is not cheap to take back (a Pantone guess that is judged, a Farben answer
+that scores) heard fairly sure is said back and counts only this many seconds after the
+words are out: "nein" / "no" before then drops it, "ja" makes it count at once, anything
+else said makes it count first. The game's timers stand still meanwhile (a guess window
+does not run out on a guess said in time)."""
 
 TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""

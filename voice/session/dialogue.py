@@ -6,6 +6,10 @@
   colours compete, "Meinst du lila oder rosa?" (:mod:`voice.session.choice`) - unless it
   is cheap to take back and fairly sure: then it is made at once and said back, and "nein"
   or "nein, doch gelb" right after takes it back (implicit confirmation, :attr:`said_back`);
+* a move that is not cheap to take back (a Pantone guess, a Farben answer that scores),
+  heard fairly sure: said back and held for a moment (:data:`HOLD_SECONDS`) before it
+  counts; "nein" in that moment drops it, "ja" or anything else said lets it count
+  (:attr:`Dialogue.held`);
 * undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
 * a correction right after a move, "no wait, yellow" (:class:`CorrectQuestion`);
 * quit (:class:`QuitQuestion`).
@@ -24,7 +28,14 @@ from typing import Any, ClassVar
 from games.engine import Action, Event, GameError
 from voice.session import choice
 from voice.session.choice import ChoiceQuestion
-from voice.session.core import SAY_BACK_FROM, TIMER_ACTION, Phase, Question, Table
+from voice.session.core import (
+    HOLD_SECONDS,
+    SAY_BACK_FROM,
+    TIMER_ACTION,
+    Phase,
+    Question,
+    Table,
+)
 from voice.session.moves import Correctable, Moves
 from voice.session.seat import SeatPlayer
 
@@ -37,6 +48,7 @@ ANSWERS = frozenset({"affirm", "deny"})
 KEYS = frozenset(
     {
         "confirm_move",
+        "held",
         "confirm_undo",
         "confirm_undo_seat",
         "confirm_correct",
@@ -99,6 +111,15 @@ class QuitQuestion(Question):
     action: None = None
 
 
+@dataclass
+class Held:
+    """A move said back and held before it counts (:meth:`Dialogue.hold`)."""
+
+    action: Action
+    due: float
+    """The session clock's reading (:attr:`Clock.now`) at which it counts."""
+
+
 class Dialogue:
     """Asks the questions at ``table`` and acts on their answers."""
 
@@ -109,6 +130,9 @@ class Dialogue:
         self.said_back: int | None = None
         """Where in :attr:`Table.actions` the move made at once and said back stands,
         while "nein" right after it may still take it back (until anything else is said)."""
+        self.held: Held | None = None
+        """A move not cheap to take back, said back and waiting a moment before it counts
+        (the game's timers stand still meanwhile)."""
         self._refused: tuple[tuple[Action, ...], Action] | None = None
         """A move with a colour just refused, and the game it was refused in."""
 
@@ -181,6 +205,9 @@ class Dialogue:
                 table.out.record({"type": "said_back", "action": public})
                 self.said_back = made
             return
+        if unsure and not asked and confidence >= SAY_BACK_FROM:
+            self.hold(action)  # not cheap to take back: said back, counts in a moment
+            return
         if unsure or asked:
             table.question = MoveQuestion(action)
             description = table.describe(table.game, action)
@@ -189,6 +216,76 @@ class Dialogue:
             table.respond([Event("confirm_move", {"action": description})])
             return
         self._apply(action)
+
+    # --- a move held a moment before it counts ---------------------------------------
+    def hold(self, action: Action) -> None:
+        """Say ``action`` back and let it count :data:`HOLD_SECONDS` after the words are
+        out, unless "nein" comes first (one the game refuses is refused at once)."""
+        table = self.table
+        try:
+            table.rebuild(table.actions).apply(action)
+        except GameError as exc:  # not allowed now: the game says why, nothing is held
+            self._refuse(action)
+            table.refuse(exc.key, exc.params)
+            return
+        description = table.describe(table.game, action)
+        table.out.record({"type": "held", "action": table.game.public(action).to_json()})
+        table.timers.pause()  # the guess window does not run out while it waits
+        table.respond([Event("held", {"action": description})])
+        said = table.clock() if table.clock is not None else table.timers.now
+        self.held = Held(action, max(table.timers.now, said) + HOLD_SECONDS)
+
+    def held_for(self) -> float | None:
+        """Seconds until the held move counts (None: nothing is held)."""
+        if self.held is None:
+            return None
+        return max(0.0, self.held.due - self.table.timers.now)
+
+    def settle_held(self, name: str, slots: Mapping[str, Any]) -> bool:
+        """Something was said while a move is held: "ja" lets it count now, "nein" (or
+        "undo") drops it, "nein, doch blau" holds the move with that colour instead;
+        anything else lets it count first (then False: handle what was said)."""
+        held = self.held
+        if held is None:
+            return False
+        if name == "affirm":
+            self.release()
+            return True
+        if name in ("deny", "undo"):
+            self.drop()
+            return True
+        colour = slots.get("colour")
+        if name == CORRECTION and isinstance(colour, str) and "colour" in held.action.args:
+            self._unfreeze()
+            self.move(
+                Action(held.action.name, {**held.action.args, "colour": colour}), SAY_BACK_FROM
+            )
+            return True
+        self.release()
+        return False
+
+    def release(self) -> None:
+        """The held move counts now."""
+        held = self._unfreeze()
+        self._apply(held.action)
+        self.table.sync_timers()
+
+    def drop(self) -> None:
+        """ "nein" to the held move: it never counts; the game asks for the move again."""
+        table = self.table
+        held = self._unfreeze()
+        self._refuse(held.action)  # "nein, doch lila" tries again
+        said = held.action.args.get("text")
+        if isinstance(said, str):  # a name guessed from these words was not meant
+            table.parser.declined(said)
+        table.out.record({"type": "dropped", "action": table.game.public(held.action).to_json()})
+        table.respond([Event("cancelled")] + table.game.prompt())
+
+    def _unfreeze(self) -> Held:
+        held, self.held = self.held, None
+        assert held is not None
+        self.table.timers.go_on()
+        return held
 
     def _apply(self, action: Action) -> None:
         """Make a person's move; one refused is remembered (:meth:`refused_move`)."""

@@ -93,7 +93,15 @@ class Session(Table):
     def tick(self, now: float) -> bool:
         """Let time pass up to ``now``: due timers apply their actions, in order (and the
         assistant takes the turn a timer may have given it). False once the game is over
-        (a timer can end it)."""
+        (a timer can end it). A move held before it counts (:meth:`Dialogue.hold`) counts
+        once its moment is over; until then the timers stand still."""
+        self.timers.now = max(self.timers.now, now)
+        if self.dialogue.held is not None:
+            if now < self.dialogue.held.due:
+                self.phone_news()
+                return not self.finished
+            self.dialogue.release()
+            self.seat_player.play()
         self.run_timers(now)
         self.seat_player.play()
         self.phone_news()
@@ -111,7 +119,7 @@ class Session(Table):
     def due_now(self) -> bool:
         """Whether a wait for input ended with something to say (a timer is due, a phone
         was connected), rather than only to look at the phones."""
-        wait = super().seconds_to_next_timer()
+        wait = self._next_due()
         return (wait is not None and wait <= 0) or (
             self.phones is not None and self.phones.pending()
         )
@@ -119,10 +127,15 @@ class Session(Table):
     def seconds_to_next_timer(self) -> float | None:
         """As :meth:`Table.seconds_to_next_timer`, but at most a second while phones may
         pick their players (so that the table hears of it at once)."""
-        wait = super().seconds_to_next_timer()
+        wait = self._next_due()
         if self.phones is not None and self.phones.on() and not self.finished:
             wait = PHONE_CHECK if wait is None else min(wait, PHONE_CHECK)
         return wait
+
+    def _next_due(self) -> float | None:
+        """Seconds until a held move counts or, with none held, the next timer fires."""
+        held = self.dialogue.held_for()
+        return held if held is not None else super().seconds_to_next_timer()
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
@@ -139,6 +152,10 @@ class Session(Table):
         correction = {CORRECTION} if correctable else set()
         if self.dialogue.takes_back():  # "nein" right after a move said back, even in a story
             correction |= dialogue.ANSWERS
+        if self.dialogue.held is not None:  # "nein" (or "nein, blau") to a move held
+            correction |= dialogue.ANSWERS
+            if "colour" in self.dialogue.held.action.args:
+                correction.add(CORRECTION)
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
             self.grammar.quiet_intents
@@ -275,6 +292,8 @@ class Session(Table):
     def _handle(
         self, intent: Intent, confidence: float, phase: Phase, rival: Intent | None = None
     ) -> None:
+        if self.dialogue.settle_held(intent.name, intent.slots):
+            return  # "ja" / "nein" to a move held; anything else made it count first
         if self.question is None and intent.name in dialogue.ANSWERS:
             # nothing asked, but the game waits for a yes-or-no move (the Artist's verdict)
             meant = self.adapter.yes_no_intent(intent.name == "affirm", self.game)

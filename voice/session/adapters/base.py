@@ -78,7 +78,9 @@ class GameAdapter:
     """Moves cheap to take back whose acknowledgement says them back ("Der Hut ist jetzt
     lila"): made at once where a recogniser is fairly sure, not asked first; "nein" or
     "nein, doch gelb" right after takes them back (implicit confirmation). Moves that cannot
-    be taken back cheaply (a guess judged, an answer that scores) are never listed."""
+    be taken back cheaply (a guess judged, an answer that scores) are never listed: heard
+    fairly sure, they are said back and held a moment before they count
+    (:meth:`Dialogue.hold`)."""
 
     correction_passes: ClassVar[frozenset[str]] = frozenset()
     """Actions that may lie between such a move and its correction; made again after it."""

@@ -176,7 +176,7 @@ class FarbenAdapter(GameAdapter):
     table_view = "voice.display.views_farben"
     extra_queries = frozenset({"unknown_player"})
     correctable = frozenset({"reveal"})
-    # (never "name" or "hint": an answer that scores is asked first)
+    # (never "name" or "hint": an answer that scores is held a moment before it counts)
     said_back = frozenset({"first", "side", "ready", "reveal", "done", "stack"})
     correction_passes = frozenset({"done"})  # the story told after the colour was shown
     names_with_colours = True
