@@ -102,6 +102,11 @@ class Frames:
         }
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
+        self.inside_asking: frozenset[str] = frozenset(
+            normalize(w) for w in spec.get("inside_asking") or ()
+        )
+        """Words dropped only where what is left asks something, never from a move ("was
+        liegt in der ersten Reihe schon?"; "der Ball ist schon rot" stays a remark)."""
         """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
         self.asides: frozenset[str] = frozenset(
             normalize(w) for w in (*(spec.get("aside") or ()), *(spec.get("likeness") or ()))
@@ -181,9 +186,11 @@ class Frames:
         """``norm`` with its short forms said long ("where's the cup": "where is the cup")."""
         return " ".join(self.contractions.get(w, w) for w in norm.split())
 
-    def without_inside(self, norm: str) -> str:
-        """``norm`` without the words that may be dropped anywhere ("mal", "doch")."""
-        kept = [w for w in norm.split() if w not in self.inside]
+    def without_inside(self, norm: str, asking: bool = False) -> str:
+        """``norm`` without the words that may be dropped anywhere ("mal", "doch"); with
+        ``asking`` also those dropped from questions only (:attr:`inside_asking`)."""
+        dropped = self.inside | self.inside_asking if asking else self.inside
+        kept = [w for w in norm.split() if w not in dropped]
         return " ".join(kept) if kept else norm
 
     def at(self, words: Sequence[str], i: int, kinds: Iterable[str]) -> list[Any]:

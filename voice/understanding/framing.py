@@ -219,31 +219,34 @@ def aside(
         return None
     pauses = frames.pauses(raw, len(words)) if raw is not None else frozenset()
     opens = {i for i in range(1, len(words)) if words[i] in frames.asides}
-    for cut in sorted(pauses | opens, key=lambda i: -max(i, len(words) - i)):
+    tries: list[tuple[list[str], list[str], bool, bool, int]] = []
+    for cut in pauses | opens:
         after = not any(cut < p < len(words) for p in pauses)  # no pause inside the remark
-        tries = [(words[:cut], words[cut:], after, False)]
+        tries.append((words[:cut], words[cut:], after, False, cut))
         if cut in pauses:
-            tries.append((words[cut:], words[:cut], False, True))
-        for core, remark, joined, first in sorted(tries, key=lambda t: -len(t[0])):
-            if len(remark) > MAX_ASIDE:
+            tries.append((words[cut:], words[:cut], False, True, cut))
+    # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
+    # it does not stop "for a sec …"
+    for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
+        if len(remark) > MAX_ASIDE:
+            continue
+        text = " ".join(core)
+        found = _as_core(parser, text, allowed)
+        values = text
+        if found is None:
+            inner = framed(parser, text, None, allowed)
+            if inner is None:
                 continue
-            text = " ".join(core)
-            found = _as_core(parser, text, allowed)
-            values = text
-            if found is None:
-                inner = framed(parser, text, None, allowed)
-                if inner is None:
-                    continue
-                found, values = inner
-            if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
-                continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
-            if (
-                (joined and _contrast(parser, remark, found.slots))
-                or (first and _reason_before(parser, remark, found, allowed))
-                or _only_remark(parser, remark, found.slots, possible)
-            ):
-                # the guard reads the sentence alone: the remark was read here
-                return Intent(found.name, found.slots, norm, found.score), Core(values)
+            found, values = inner
+        if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
+            continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
+        if (
+            (joined and _contrast(parser, remark, found.slots))
+            or (first and _reason_before(parser, remark, found, allowed))
+            or _only_remark(parser, remark, found.slots, possible)
+        ):
+            # the guard reads the sentence alone: the remark was read here
+            return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
 
 

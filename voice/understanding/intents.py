@@ -161,7 +161,9 @@ class IntentParser:
             return taken_back
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
-            guessed = question(self.grammar, self.fallback, norm, allowed, raw)
+            guessed = question(
+                self.grammar, self.fallback, norm, allowed, raw, lambda p: self._exact(p, allowed)
+            )
         return guessed, None
 
     def _as_said(
@@ -187,6 +189,12 @@ class IntentParser:
         frames = self.grammar.frames
         for variant in dict.fromkeys((frames.expanded(norm), frames.without_inside(norm))):
             if variant != norm and (exact := self._exact(variant, allowed)) is not None:
+                return Intent(exact.name, exact.slots, norm, exact.score)
+        asked = frames.without_inside(frames.expanded(norm), asking=True)
+        if asked != norm and (exact := self._exact(asked, allowed)) is not None:
+            if exact.name not in self.grammar.guarded_intents and exact.name in (
+                self.grammar.question_intents | self.grammar.request_intents
+            ):  # "was liegt in der ersten Reihe schon?"; never a move
                 return Intent(exact.name, exact.slots, norm, exact.score)
         return None
 

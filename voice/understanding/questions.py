@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -45,10 +45,12 @@ def question(
     norm: str,
     allowed: frozenset[str] | None,
     raw: str | None = None,
+    exact: Callable[[str], Intent | None] | None = None,
 ) -> Intent | None:
     """The question or request intent ``norm`` asks for, or ``None``. Typed sentences
     (``raw``, parted by full stops, commas ...) are tried one by one when the whole is not
-    understood: "Langsamer bitte, ich komm nicht mit." asks for one thing beside a remark."""
+    understood: "Langsamer bitte, ich komm nicht mit." asks for one thing beside a remark;
+    ``exact`` (a template match) reads each piece first."""
     found = _asked(grammar, fallback, norm, allowed)
     expanded = grammar.frames.expanded(norm)  # "you're talking way too fast"
     if found is None and expanded != norm:
@@ -63,8 +65,14 @@ def question(
     if any(p.split()[0] in refusal for p in pieces):
         return None  # "Pause. Nein, doch nicht."
     said: dict[tuple[str, str], Intent] = {}
+    asking = grammar.question_intents | grammar.request_intents
     for piece in pieces:
-        one = _asked(grammar, fallback, piece, allowed)
+        if all(w in grammar.frames.words for w in piece.split()):
+            continue  # "wait, undo, I didn't mean that": a frame's words, not a pause
+        one = exact(piece) if exact is not None else None
+        if one is not None and one.name not in asking:
+            return None  # a piece that is something else: not a request beside a remark
+        one = one or _asked(grammar, fallback, piece, allowed)
         if one is not None:
             said[(one.name, repr(sorted(one.slots.items())))] = one
         elif fallback.spans(fallback.tokens(piece)):
@@ -102,8 +110,21 @@ def _asked(
     known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
     asks = _asks(guard, tokens)
-    # a request may be said as one ("langsamer bitte"); a question must ask
-    candidates = pool if asks else pool & grammar.request_intents
+    # a request may be said as one ("langsamer bitte"); a question must ask; and only an
+    # intent one of whose templates has no value ("what's in the last column?" is no row)
+    candidates = frozenset(
+        name
+        for name in (pool if asks else pool & grammar.request_intents)
+        if (model := fallback.models.get(name)) is None or frozenset() in model.combos
+    )
+    # a request asked with a question word its templates never use is no such request
+    # ("what's in the last column?" is not "undo the last"; "what did you say" repeats)
+    asked_with = guard.get("question_word", frozenset()) & set(tokens)
+    candidates = frozenset(
+        name
+        for name in candidates
+        if name in grammar.question_intents or asked_with <= _vocabulary(fallback, name)
+    )
     if not candidates or len(unknown) > MAX_UNKNOWN:
         return None
     keys = grammar.derived("question_keys", lambda g: _keys(g, fallback))
