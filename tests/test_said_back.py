@@ -224,3 +224,28 @@ def test_a_guess_held_at_the_end_of_the_window_counts_and_time_is_not_up():
     session.tick(4.5 + HOLD_SECONDS + 0.1)
     assert session.actions[-1].args.get("text") == "rotkäppchen"
     assert session.actions[-1].name != "timer"
+
+
+def test_while_a_guess_is_held_only_yes_no_and_the_always_commands_are_listened_for():
+    session, out = pantone_guess()
+    guessing = session.phase().intents
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    held = session.phase().intents
+    assert {"affirm", "deny"} <= held and "help" in held
+    assert "guess" in guessing and "guess" not in held  # "nein" is not lost among names
+    assert "Rotkäppchen".lower() not in " ".join(session.phrases())
+
+
+def test_something_unclear_said_against_a_held_guess_asks_about_it():
+    from voice.recognition.base import Transcript
+
+    session, out = pantone_guess()
+    made = len(session.actions)
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear_speech(Transcript("nein", 0.4))  # half heard: no reason to let it pass
+    assert len(session.actions) == made
+    assert out.said[-1] == "Ben rät Rotkäppchen – richtig?"
+    session.tick(HOLD_SECONDS + 1)  # no longer held: nothing counts by itself
+    assert len(session.actions) == made
+    session.hear("nein")
+    assert len(session.actions) == made

@@ -141,7 +141,8 @@ class Dialogue:
         """What is heard while a question waits: yes, no, a new colour for the move
         asked about, and the ``always`` commands."""
         # "Lila für den Hut – richtig?" "Nein, doch gelb."
-        correction = {CORRECTION} if self.asks_colour() else set()
+        held = self.held is not None and isinstance(self.held.action.args.get("colour"), str)
+        correction = {CORRECTION} if self.asks_colour() or held else set()
         heard = frozenset(ANSWERS | correction) | always
         question = self.table.question
         if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
@@ -155,7 +156,7 @@ class Dialogue:
         if question is None:
             return False
         if isinstance(question, ChoiceQuestion):  # "Meinst du lila oder rosa?" "Lila."
-            if choice.answered(self.table, question, name, slots, phase, self._apply):
+            if choice.answered(self.table, question, name, slots, phase, self._chosen):
                 return True
         if name in ANSWERS:
             self.answer(name == "affirm")
@@ -264,6 +265,17 @@ class Dialogue:
         self.release()
         return False
 
+    def ask_held(self) -> None:
+        """Something unclear was said while a move is held (a "nein" half heard?): the
+        move is asked about instead ("Gonzo – richtig?")."""
+        held = self._unfreeze()
+        table = self.table
+        table.question = MoveQuestion(held.action)
+        public = table.game.public(held.action).to_json()
+        table.out.record({"type": "confirm", "what": "move", "action": public})
+        description = table.describe(table.game, held.action)
+        table.respond([Event("confirm_move", {"action": description})])
+
     def release(self) -> None:
         """The held move counts now."""
         held = self._unfreeze()
@@ -286,6 +298,20 @@ class Dialogue:
         assert held is not None
         self.table.timers.go_on()
         return held
+
+    def _chosen(self, action: Action) -> None:
+        """One of two colours chosen ("Lila oder rosa?" "Rosa."): the answer may be misheard
+        too, so a move cheap to take back is made and said back ("nein" takes it back),
+        any other is held a moment before it counts."""
+        table = self.table
+        if action.name not in table.adapter.said_back:
+            self.hold(action)
+            return
+        made = len(table.actions)
+        self._apply(action)
+        if len(table.actions) > made:
+            table.out.record({"type": "said_back", "action": table.game.public(action).to_json()})
+            self.said_back = made
 
     def _apply(self, action: Action) -> None:
         """Make a person's move; one refused is remembered (:meth:`refused_move`)."""

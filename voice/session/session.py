@@ -139,7 +139,9 @@ class Session(Table):
 
     # --- what recognisers need -------------------------------------------------------
     def phase(self) -> Phase:
-        if self.question is not None:
+        if self.question is not None or self.dialogue.held is not None:
+            # a question, or a move said back and held: yes, no, "no, blue", and the
+            # commands that may always be said (a small grammar: "no" is heard clearly)
             return self.dialogue.phase(commands.HEARD_WHILE_ASKING)
         if self.paused:
             return Phase(commands.HEARD_WHILE_PAUSED)
@@ -152,10 +154,6 @@ class Session(Table):
         correction = {CORRECTION} if correctable else set()
         if self.dialogue.takes_back():  # "nein" right after a move said back, even in a story
             correction |= dialogue.ANSWERS
-        if self.dialogue.held is not None:  # "nein" (or "nein, blau") to a move held
-            correction |= dialogue.ANSWERS
-            if "colour" in self.dialogue.held.action.args:
-                correction.add(CORRECTION)
         # table talk is listened for where it could be taken for a move the phase expects
         quiet = (
             self.grammar.quiet_intents
@@ -247,7 +245,7 @@ class Session(Table):
         if self.finished:
             return
         phase = self.phase()
-        answering = self.question is not None
+        answering = self.question is not None or self.dialogue.held is not None
         verdict = self.policy.decide(
             transcript, phase.intents, phase.slots, self.is_move, answering=answering
         )
@@ -265,6 +263,9 @@ class Session(Table):
         if verdict.decision is Decision.IGNORE:
             if phase.quiet:
                 self.seat_player.heard_talk()
+            return
+        if verdict.decision is Decision.ASK_AGAIN and self.dialogue.held is not None:
+            self.dialogue.ask_held()  # something unclear said against a held move: ask
             return
         if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
             self.say_only([Event("yes_or_no" if answering else "say_again")])
