@@ -245,3 +245,31 @@ def test_a_wrong_guess_is_said_back_as_a_sentence_says_it() -> None:
     said = [r["text"] for r in of_type(records, "say")]
     assert "Blaues Känguru ist es nicht." in said
     assert "Der Grinch ist es nicht." in said
+
+
+@pytest.mark.parametrize(
+    ("lang", "imagined", "meant"),
+    [
+        ("en", "I would have said Cinderella but there's no blue", "I'd say Cinderella"),
+        (
+            "de",
+            "ich hätte ja Gargamel gesagt, aber da fehlt das Schwarz",
+            "ich würde sagen Gargamel",
+        ),
+    ],
+)
+def test_a_guess_only_imagined_is_no_guess_but_a_polite_one_is(lang, imagined, meant):
+    """ "I would have said …" is thinking aloud; "I'd say …" is the guess."""
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options(lang))
+    session = Session(adapter, lang, setup, Recorder())
+    session.start()
+    for line in [
+        "Anna",
+        {"de": "Karte 12", "en": "card 12"}[lang],
+        {"de": "fertig", "en": "done"}[lang],
+    ]:
+        session.hear(line)
+    phase = session.phase()
+    assert session.parser.parse(imagined, phase.intents, phase.slots).name == "thinking"
+    assert session.parser.parse(meant, phase.intents, phase.slots).name == "guess"

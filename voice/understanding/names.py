@@ -175,7 +175,7 @@ class NameParser(IntentParser):
             again = name_taken_back(self.grammar, norm, text, self._name, self._name_spans)
             if again is not None:
                 return again
-        if may_guess and self._negated(norm):
+        if may_guess and (self._negated(norm) or self._would_have(norm)):
             return Intent(THINKING, {}, norm, 1.0)
         names = self._names_in(norm) if may_guess else []
         if len(names) > 1:  # "Mickey or Minnie?": one try each, so no guess yet
@@ -391,6 +391,23 @@ class NameParser(IntentParser):
             return False
         # a reading without the question word: it was a guess's carrier ("what about …")
         return all(said.split()[0] == words[start] for said in self._slot_readings(norm))
+
+    def _would_have(self, norm: str) -> bool:
+        """A guess only imagined ("I would have said Cinderella", "ich hätte ja Gargamel
+        gesagt"): a past conditional and a word of saying or guessing after it."""
+        guard = self.grammar.guard_words
+        words = norm.split()
+        text = f" {norm} "
+        starts = [
+            text.index(f" {phrase} ")
+            for phrase in guard.get("would_have", frozenset())
+            if f" {phrase} " in text
+        ]
+        if not starts:
+            return False
+        said = guard.get("would_have_said", frozenset())
+        after = text[min(starts) :].split()
+        return any(w in said for w in after) and len(words) > 1
 
     def _negated(self, norm: str) -> bool:
         """Does the utterance say that it is *not* someone ("it's not Mickey")?"""
