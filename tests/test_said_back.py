@@ -249,3 +249,18 @@ def test_something_unclear_said_against_a_held_guess_asks_about_it():
     assert len(session.actions) == made
     session.hear("nein")
     assert len(session.actions) == made
+
+
+def test_a_no_heard_unsure_still_drops_a_held_guess_but_not_a_no_heard_at_nothing():
+    from voice.recognition.base import Transcript
+
+    session, out = pantone_guess()
+    made = len(session.actions)
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear_speech(Transcript("nein", 0.2))  # too unsure for anything but this
+    assert session.dialogue.held is None and len(session.actions) == made
+    assert out.said[-2] == "Gut, dann nicht."
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear_speech(Transcript("nein", 0.02))  # a sound the recogniser forced into "nein"
+    session.tick(HOLD_SECONDS + 0.1)
+    assert session.actions[-1].args.get("text") == "rotkäppchen"

@@ -43,6 +43,12 @@ words are out: "nein" / "no" before then drops it, "ja" makes it count at once, 
 else said makes it count first. The game's timers stand still meanwhile (a guess window
 does not run out on a guess said in time)."""
 
+HELD_DENY_FROM = 0.1
+"""While a move is held, "nein" heard at least this sure drops it, far below what anything
+else needs (the play policy's ``ignore``): a "no" wrongly heard costs the player a repeat,
+a "no" missed lets a wrong guess be judged (measured: "nope that's wrong" heard right at
+0.06–0.23 in the guess phase)."""
+
 TIMER_ACTION = "timer"
 """Name of engine actions that timers apply (undo skips over them)."""
 

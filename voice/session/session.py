@@ -22,11 +22,11 @@ from voice.output.sinks import Output
 from voice.recognition.base import Transcript
 from voice.session import choice, commands, dialogue
 from voice.session.adapters.base import GameAdapter
-from voice.session.core import SAY_BACK_FROM, Phase, Table
+from voice.session.core import HELD_DENY_FROM, SAY_BACK_FROM, Phase, Table
 from voice.session.dialogue import CORRECTION, Dialogue
 from voice.session.seat import SeatPlayer
 from voice.understanding.intents import MAX_CHARS, Intent
-from voice.understanding.policy import Decision
+from voice.understanding.policy import Decision, Verdict
 from voice.understanding.talk import meant_for_game
 
 __all__ = ["Phase", "Session"]
@@ -260,6 +260,9 @@ class Session(Table):
                 "decision": verdict.decision.value,
             }
         )
+        if verdict.decision is Decision.IGNORE and self._denies_held(verdict):
+            self.dialogue.drop()
+            return
         if verdict.decision is Decision.IGNORE:
             if phase.quiet:
                 self.seat_player.heard_talk()
@@ -279,6 +282,16 @@ class Session(Table):
         rival = verdict.rival if verdict.decision is Decision.CONFIRM else None
         self._handle(verdict.intent, sure, phase, rival)
         self.seat_player.play()
+
+    def _denies_held(self, verdict: Verdict) -> bool:
+        """A "nein" too unsure for anything else, said while a move is held: enough to
+        drop it (:data:`HELD_DENY_FROM`)."""
+        return (
+            self.dialogue.held is not None
+            and verdict.intent is not None
+            and verdict.intent.name == "deny"
+            and verdict.confidence >= HELD_DENY_FROM
+        )
 
     def is_move(self, intent: Intent) -> bool:
         """Intents that change the game (and so are worth a confirmation)."""
