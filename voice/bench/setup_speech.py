@@ -7,6 +7,8 @@ through the same understanding as typed answers. Right: as in
 ``voice.bench.setup_understanding``; noise entries must set nothing.
 
     python -m voice.bench.setup_speech [--lang de] [--limit N] [--out bench-results]
+    python -m voice.bench.setup_speech --voice-de de+m3 --voice-en en-gb \
+        --held-out tests/heldout/2026-12-05d/setup.*.yaml     # voices and answers held out
 
 Writes ``setup-speech.md`` and ``setup-speech.json`` (every clip: said, heard, understood).
 """
@@ -26,7 +28,7 @@ from typing import Any
 import yaml
 
 from voice.bench.farben_naming_speech import make_clip
-from voice.bench.setup_understanding import CORPORA, expected, got
+from voice.bench.setup_understanding import CORPORA, expected, got, lang_of
 from voice.input.audio import WavFile
 from voice.recognition.engines import open_recogniser, transcribe
 from voice.setup.listening import accepted
@@ -39,18 +41,30 @@ HOUSEHOLD = ("Anna", "Ben", "Cem")
 """The players listened for when an answer names none."""
 
 
-def _cases(lang: str, limit: int | None) -> list[dict[str, Any]]:
-    data = yaml.safe_load((CORPORA / f"{lang}.yaml").read_text(encoding="utf-8")) or []
-    cases = [c for c in data if isinstance(c, dict) and str(c.get("text") or "").strip()]
+def _cases(lang: str, limit: int | None, files: list[Path] | None = None) -> list[dict[str, Any]]:
+    """The answers of ``lang``: the fitted corpus, or the held-out ``files`` of that language."""
+    paths = [f for f in files if lang_of(f) == lang] if files else [CORPORA / f"{lang}.yaml"]
+    cases = []
+    for path in paths:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        cases += [c for c in data if isinstance(c, dict) and str(c.get("text") or "").strip()]
     return cases[:limit] if limit is not None else cases
 
 
-def measure(lang: str, limit: int | None, folder: Path) -> dict[str, Any]:
+def measure(
+    lang: str,
+    limit: int | None,
+    folder: Path,
+    voice: str | None = None,
+    files: list[Path] | None = None,
+) -> dict[str, Any]:
+    """``voice``: an espeak-ng voice other than the fitted one; ``files``: held-out answers."""
+    voice = voice or VOICES[lang]
     recogniser = open_recogniser("sphinx", lang, notify=lambda _: None)
     rows: list[dict[str, Any]] = []
     try:
-        for index, case in enumerate(_cases(lang, limit)):
-            clip = make_clip(str(case["text"]), VOICES[lang], folder, index)
+        for index, case in enumerate(_cases(lang, limit, files)):
+            clip = make_clip(str(case["text"]), voice, folder, index)
             names = tuple(case.get("players") or HOUSEHOLD)
             recogniser.set_phrases(setup_phrases(lang, names))
             recogniser.reset()
@@ -74,7 +88,8 @@ def measure(lang: str, limit: int | None, folder: Path) -> dict[str, Any]:
     noise_rows = [r for r in rows if r["noise"]]
     return {
         "lang": lang,
-        "voice": VOICES[lang],
+        "voice": voice,
+        "held_out": bool(files) or voice != VOICES[lang],
         "answers": len(rows),
         "right_pct": round(100 * sum(r["right"] for r in rows) / max(1, len(rows)), 1),
         "noise": len(noise_rows),
@@ -98,18 +113,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", choices=("de", "en"), action="append")
     parser.add_argument("--limit", type=int, help="only the first N answers per language")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
+    parser.add_argument("--voice-de", help="espeak-ng voice for German (fitted: de)")
+    parser.add_argument("--voice-en", help="espeak-ng voice for English (fitted: en-us)")
+    parser.add_argument("--held-out", nargs="+", type=Path, help="setup.<lang>.yaml files")
     args = parser.parse_args(argv)
+    voices = {"de": args.voice_de, "en": args.voice_en}
     for tool in ("espeak-ng", "sox", "soxi"):
         if shutil.which(tool) is None:
             print(f"{tool} is not installed (apt install espeak-ng sox)", file=sys.stderr)
             return 2
     with tempfile.TemporaryDirectory() as tmp:
-        results = [measure(lang, args.limit, Path(tmp)) for lang in args.lang or ("de", "en")]
+        results = [
+            measure(lang, args.limit, Path(tmp), voices[lang], args.held_out)
+            for lang in args.lang or ("de", "en")
+        ]
     lines = [
         "# Set-up answers spoken (espeak-ng) and heard (pocketsphinx, set-up phrase list)",
         "",
         "`python -m voice.bench.setup_speech"
         + (f" --limit {args.limit}" if args.limit else "")
+        + "".join(f" --voice-{k} {v}" for k, v in voices.items() if v)
+        + (" --held-out " + " ".join(map(str, args.held_out)) if args.held_out else "")
         + "`",
         "",
         "Right and noise that set something: all that was heard, and (after the arrow) only"
