@@ -405,3 +405,52 @@ def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
     answer = next(r for r in records.records if r["type"] == "clock")
     assert answer["seconds"] >= 55  # two minutes later, the minute is still (nearly) all there
     assert [a.name for a in session.actions][:2] == ["first", "choose"]
+
+
+def pantone_table():
+    """A Pantone game through the microphone loop, Ben asked for his guess."""
+    clock = Clock()
+    room = Room(clock)
+    voice = Voice(room, clock)
+    records = RecordingOutput()
+    gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
+    adapter = adapter_for("pantone")
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("de"))
+    session = Session(adapter, "de", setup, gate)
+    session.start()
+    session.reset_clock(clock.now())
+    for line in ("Anna", "Karte 12", "fertig"):
+        session.hear(line)
+    return session, room, voice, gate, clock
+
+
+def test_a_guess_held_by_voice_counts_once_the_table_stayed_quiet_a_moment():
+    session, room, voice, gate, clock = pantone_table()
+    made = len(session.actions)
+    room.player("Rotkäppchen", 0.6)  # heard fairly sure: said back and held
+    room.player("", 0.0)  # silence, a second at a time
+    room.player("", 0.0)
+    room.player("", 0.0)
+    try:
+        run_microphone(session, TextRecogniser(), room, gate, clock)
+    except AudioError:
+        pass
+    assert "Ben rät Rotkäppchen." in voice.said
+    assert session.actions[made].args.get("text") == "rotkäppchen"
+    assert not any("richtig?" in line for line in voice.said)
+
+
+def test_nein_said_by_voice_within_the_moment_drops_the_held_guess():
+    session, room, voice, gate, clock = pantone_table()
+    made = len(session.actions)
+    room.player("Rotkäppchen", 0.6)
+    room.player("nein", 0.9)  # a second later: inside the moment
+    room.player("", 0.0)
+    room.player("", 0.0)
+    room.player("", 0.0)
+    try:
+        run_microphone(session, TextRecogniser(), room, gate, clock)
+    except AudioError:
+        pass
+    assert "Ben rät Rotkäppchen." in voice.said and "Gut, dann nicht." in voice.said
+    assert not any(a.args.get("text") == "rotkäppchen" for a in session.actions[made:])
