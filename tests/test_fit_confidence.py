@@ -43,7 +43,7 @@ def test_a_refit_takes_no_more_wrong_meanings_or_talk_on_the_fitted_voices() -> 
     train = [s for s in data if s.fitted]
     th = sphinx.THRESHOLDS["en"]
     base = fc.judge(fc.IN_USE, train, th)
-    for used in (3, 5):
+    for used in (fc.MEASURES[:3], fc.MEASURES[:5], (*fc.MEASURES[:3], "grammar")):
         got = fc.judge(fc.no_worse(fc.fit(train, used), train, th), train, th)
         for key in ("wrong_taken", "wrong_at_once", "talk_taken"):
             assert got[key] <= base[key], key
@@ -51,9 +51,13 @@ def test_a_refit_takes_no_more_wrong_meanings_or_talk_on_the_fitted_voices() -> 
 
 def test_fitting_separates_what_can_be_separated() -> None:
     proto = _samples()[0]
-    good = [fc.Sample("en", "x", "move", (0.0, 0.1, 0.0, 0.9, 0.0), True, 0.9, 1.0, True, True)]
-    bad = [fc.Sample("en", "x", "move", (-60.0, 0.8, 0.5, 0.3, 0.5), False, 0.9, 1.0, True, True)]
-    w = fc.fit((good + bad) * 20, 5)
+    good = [
+        fc.Sample("en", "x", "move", (0.0, 0.1, 0.0, 0.9, 0.0, 3.0), True, 0.9, 1.0, True, True)
+    ]
+    bad = [
+        fc.Sample("en", "x", "move", (-60.0, 0.8, 0.5, 0.3, 0.5, 3.0), False, 0.9, 1.0, True, True)
+    ]
+    w = fc.fit((good + bad) * 20, fc.MEASURES[:5])
     assert fc.in_grammar(w, good[0]) > 0.9 > 0.1 > fc.in_grammar(w, bad[0])
     assert proto.lang in ("de", "en")
 
@@ -63,7 +67,7 @@ def test_the_command_writes_both_voice_sets_side_by_side(tmp_path: Path) -> None
     text = (tmp_path / "fit-confidence.md").read_text(encoding="utf-8")
     for lang in ("## de", "## en"):
         assert lang in text
-    assert text.count("| fitted |") == 6 and text.count("| held out |") == 6
+    assert text.count("| fitted |") == 8 and text.count("| held out |") == 8
 
 
 def test_a_file_that_is_not_a_recognition_pass_is_named(tmp_path: Path, capsys) -> None:

@@ -33,11 +33,13 @@ from voice.bench.voices import FITTED_VOICES
 from voice.recognition import sphinx
 from voice.recognition.base import Thresholds
 
-MEASURES = ("ratio", "distance", "length", "margin", "unexplained")
+MEASURES = ("ratio", "distance", "length", "margin", "unexplained", "grammar")
 """What the model may weigh: the three of the model in use (see
-``SphinxRecogniser._fit_to_phones``), then two more signals: the n-best margin (the
-probability the n-best list gives the best sentence) and the seconds of speech the best
-path leaves unexplained."""
+``SphinxRecogniser._fit_to_phones``), then three more signals: the n-best margin (the
+probability the n-best list gives the best sentence), the seconds of speech the best
+path leaves unexplained, and the size of the phase's grammar (the log of its arcs: a big
+grammar makes pocketsphinx compute more senones, and the same audio's path then scores
+worse against the phone loop; RESULTS-LOG, stop 37)."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def samples(results: dict[str, Any]) -> list[Sample]:
                     length,
                     float((d.get("posteriors") or {}).get(d.get("hyp"), 1.0)),
                     float(d.get("unexplained", 0.0)),
+                    math.log1p(float(d.get("grammar_arcs", 0))),
                 ),
                 label=bool(h.get("correct")) and h["kind"] != "table_talk",
                 confidence=float(h.get("confidence") or 0.0),
@@ -117,6 +120,7 @@ IN_USE: Weights = (
     sphinx.IN_GRAMMAR_LENGTH,
     0.0,
     0.0,
+    getattr(sphinx, "IN_GRAMMAR_SIZE", 0.0),
     sphinx.IN_GRAMMAR_BIAS,
 )
 
@@ -126,12 +130,14 @@ def in_grammar(w: Weights, s: Sample) -> float:
     return min(s.cap, sphinx._sigmoid(x))
 
 
-def fit(train: Sequence[Sample], used: int, start: Weights = IN_USE, l2: float = 0.01) -> Weights:
-    """Logistic regression on the first ``used`` measures (the others keep weight 0) by
-    Newton's method: a few small solves, no library needed for six weights; lightly
-    regularised towards the weights in use."""
-    keep = [*range(used), len(start) - 1]
-    w = list(start)
+def fit(
+    train: Sequence[Sample], used: Sequence[str], start: Weights = IN_USE, l2: float = 0.01
+) -> Weights:
+    """Logistic regression on the ``used`` measures (the others keep weight 0) by Newton's
+    method: a few small solves, no library needed for seven weights; lightly regularised
+    towards the weights in use."""
+    keep = [*(MEASURES.index(m) for m in used), len(start) - 1]
+    w = [x if i in keep else 0.0 for i, x in enumerate(start)]
     for _ in range(50):
         n = len(keep)
         grad = [0.0] * n
@@ -223,8 +229,9 @@ def report(data: list[Sample]) -> dict[str, Any]:
         th = sphinx.THRESHOLDS[lang]
         models = {
             "in use": IN_USE,
-            "refit": no_worse(fit(train, 3), train, th),
-            "refit + margin, unexplained": no_worse(fit(train, 5), train, th),
+            "refit": no_worse(fit(train, MEASURES[:3]), train, th),
+            "refit + margin, unexplained": no_worse(fit(train, MEASURES[:5]), train, th),
+            "refit + grammar size": no_worse(fit(train, (*MEASURES[:3], "grammar")), train, th),
         }
         out[lang] = {
             "weights": {name: tuple(round(x, 3) for x in w) for name, w in models.items()},

@@ -187,6 +187,9 @@ class _Grammar:
     be the first half of table talk."""
     narrow: _Narrowing | None = None
     """For a grammar with wide states: how to narrow it for the n-best list."""
+    arcs: int = 0
+    """How big it is: the arcs of its automaton (the more, the more senones pocketsphinx
+    computes, and the worse the same audio's path scores against the phone loop)."""
 
 
 @dataclass
@@ -465,7 +468,7 @@ class SphinxRecogniser(Recogniser):
                 for t in values
             }
             narrow = _Narrowing(start, final, arcs, wide, said)
-        return _Grammar(search, phrase_of, lone, narrow)
+        return _Grammar(search, phrase_of, lone, narrow, len(arcs))
 
     def _pronunciations(self, token: str) -> list[str]:
         """The phones of each pronunciation of a dictionary word."""
@@ -765,6 +768,8 @@ class SphinxRecogniser(Recogniser):
                 + IN_GRAMMAR_BIAS
             )
             self.details.update(ratio=ratio, phone_distance=distance)
+            if self._grammar is not None:
+                self.details["grammar_arcs"] = self._grammar.arcs
             if self._loop is not None and not self._loop[1]:
                 in_grammar = 0.0  # the phone loop heard no phone at all: nothing was said
         unexplained = self._unexplained()
