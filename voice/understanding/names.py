@@ -175,7 +175,7 @@ class NameParser(IntentParser):
             again = name_taken_back(self.grammar, norm, text, self._name, self._name_spans)
             if again is not None:
                 return again
-        if may_guess and (self._negated(norm) or self._would_have(norm)):
+        if may_guess and (self._negated(norm) or self._would_have(norm) or self._past(norm)):
             return Intent(THINKING, {}, norm, 1.0)
         names = self._names_in(norm) if may_guess else []
         if len(names) > 1:  # "Mickey or Minnie?": one try each, so no guess yet
@@ -408,6 +408,12 @@ class NameParser(IntentParser):
         said = guard.get("would_have_said", frozenset())
         after = text[min(starts) :].split()
         return any(w in said for w in after) and len(words) > 1
+
+    def _past(self, norm: str) -> bool:
+        """A remark about an earlier round ("Robin Hood hatten wir doch schon in der ersten
+        Runde", "remember when Cem took forever on Elmo last time?"): no guess."""
+        text = f" {norm} "
+        return any(f" {phrase} " in text for phrase in self.grammar.guard_words.get("past", ()))
 
     def _negated(self, norm: str) -> bool:
         """Does the utterance say that it is *not* someone ("it's not Mickey")?"""
