@@ -251,7 +251,7 @@ def test_something_unclear_said_against_a_held_guess_asks_about_it():
     assert len(session.actions) == made
 
 
-def test_a_no_heard_unsure_still_drops_a_held_guess_but_not_a_no_heard_at_nothing():
+def test_a_no_heard_unsure_still_drops_a_held_guess_and_one_heard_at_nothing_asks():
     from voice.recognition.base import Transcript
 
     session, out = pantone_guess()
@@ -261,6 +261,19 @@ def test_a_no_heard_unsure_still_drops_a_held_guess_but_not_a_no_heard_at_nothin
     assert session.dialogue.held is None and len(session.actions) == made
     assert out.said[-2] == "Gut, dann nicht."
     session.hear("Rotkäppchen", FAIRLY_SURE)
-    session.hear_speech(Transcript("nein", 0.02))  # a sound the recogniser forced into "nein"
-    session.tick(HOLD_SECONDS + 0.1)
-    assert session.actions[-1].args.get("text") == "rotkäppchen"
+    session.hear_speech(Transcript("nein", 0.02))  # a sound forced into "nein": maybe a no
+    assert session.dialogue.held is None and out.said[-1] == "Ben rät Rotkäppchen – richtig?"
+    session.tick(HOLD_SECONDS + 0.1)  # asked now: nothing counts by itself
+    assert len(session.actions) == made
+
+
+def test_only_silence_lets_a_held_guess_count_in_a_noisy_room():
+    from voice.recognition.base import Transcript
+
+    session, out = pantone_guess()
+    made = len(session.actions)
+    session.hear("Rotkäppchen", FAIRLY_SURE)
+    session.hear_speech(Transcript("wie steht's", 0.0))  # chatter or a lost "no"
+    assert out.said[-1] == "Ben rät Rotkäppchen – richtig?"
+    session.hear("ja")
+    assert len(session.actions) == made + 1

@@ -263,6 +263,15 @@ class Session(Table):
         if verdict.decision is Decision.IGNORE and self._denies_held(verdict):
             self.dialogue.drop()
             return
+        if (
+            verdict.decision is Decision.IGNORE
+            and self.dialogue.held is not None
+            and transcript.text
+        ):
+            # anything heard against a held move, however unsure, may be a "no" lost in
+            # the noise: only silence lets it count, so it is asked about now
+            self.dialogue.ask_held()
+            return
         if verdict.decision is Decision.IGNORE:
             if phase.quiet:
                 self.seat_player.heard_talk()
