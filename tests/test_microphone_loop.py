@@ -354,17 +354,22 @@ def test_the_microphone_goes_and_comes_back_and_the_game_goes_on(tmp_path):
     assert read(save).actions == session.actions
 
 
+def pantone_session(room: Room, clock: Clock, lang: str):
+    """A Pantone game (Anna, Ben, Cem) heard through ``room``: session, voice, records, gate."""
+    voice = Voice(room, clock)
+    records = RecordingOutput()
+    gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
+    adapter = adapter_for("pantone")
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options(lang))
+    return Session(adapter, lang, setup, gate), voice, records, gate
+
+
 def test_typed_moves_count_and_timers_wait_while_the_microphone_is_gone():
     from voice.session.microphone import RETRY_SECONDS
 
     clock = Clock()
     room = UnpluggableRoom(clock, max_reads=2000)
-    voice = Voice(room, clock)
-    records = RecordingOutput()
-    gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
-    adapter = adapter_for("pantone")
-    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("en"))
-    session = Session(adapter, "en", setup, gate)
+    session, voice, records, gate = pantone_session(room, clock, "en")
     session.clock = clock.now  # real time: timers run on the clock
     read_fd, write_fd = os.pipe()
     room.player("Anna")
@@ -411,12 +416,7 @@ def pantone_table():
     """A Pantone game through the microphone loop, Ben asked for his guess."""
     clock = Clock()
     room = Room(clock)
-    voice = Voice(room, clock)
-    records = RecordingOutput()
-    gate = SpeakingGate(MultiOutput([voice, records]), tail=0.3, now=clock.now)
-    adapter = adapter_for("pantone")
-    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("de"))
-    session = Session(adapter, "de", setup, gate)
+    session, voice, _, gate = pantone_session(room, clock, "de")
     session.start()
     session.reset_clock(clock.now())
     for line in ("Anna", "Karte 12", "fertig"):
@@ -424,33 +424,29 @@ def pantone_table():
     return session, room, voice, gate, clock
 
 
-def test_a_guess_held_by_voice_counts_once_the_table_stayed_quiet_a_moment():
+def guess_by_voice(*then: tuple[str, float]):
+    """Ben says "Rotkäppchen" (heard fairly sure: said back and held), then ``then``, then
+    three seconds of silence (a second at a time): the session, what it said, and how
+    many actions there were before the guess."""
     session, room, voice, gate, clock = pantone_table()
     made = len(session.actions)
-    room.player("Rotkäppchen", 0.6)  # heard fairly sure: said back and held
-    room.player("", 0.0)  # silence, a second at a time
-    room.player("", 0.0)
-    room.player("", 0.0)
+    for line in [("Rotkäppchen", 0.6), *then, ("", 0.0), ("", 0.0), ("", 0.0)]:
+        room.player(*line)
     try:
         run_microphone(session, TextRecogniser(), room, gate, clock)
     except AudioError:
         pass
+    return session, voice, made
+
+
+def test_a_guess_held_by_voice_counts_once_the_table_stayed_quiet_a_moment():
+    session, voice, made = guess_by_voice()
     assert "Ben rät Rotkäppchen." in voice.said
     assert session.actions[made].args.get("text") == "rotkäppchen"
     assert not any("richtig?" in line for line in voice.said)
 
 
 def test_nein_said_by_voice_within_the_moment_drops_the_held_guess():
-    session, room, voice, gate, clock = pantone_table()
-    made = len(session.actions)
-    room.player("Rotkäppchen", 0.6)
-    room.player("nein", 0.9)  # a second later: inside the moment
-    room.player("", 0.0)
-    room.player("", 0.0)
-    room.player("", 0.0)
-    try:
-        run_microphone(session, TextRecogniser(), room, gate, clock)
-    except AudioError:
-        pass
+    session, voice, made = guess_by_voice(("nein", 0.9))  # a second later: inside the moment
     assert "Ben rät Rotkäppchen." in voice.said and "Gut, dann nicht." in voice.said
     assert not any(a.args.get("text") == "rotkäppchen" for a in session.actions[made:])
