@@ -582,15 +582,20 @@ def _wait_or_deny(session: Any, table: Table, right: bool, answers: Mapping[str,
     """A move was said back and held: the player lets the moment pass if it is the move
     meant, else says "nein" in it. Returns the utterances said (0 or 1)."""
     if right:
-        held_for = session.dialogue.held_for() or 0.0
-        session.tick(session.timers.now + held_for + 0.05)
+        _let_pass(session)
         return 0
     result.held_wrong += 1
     deny = answers["no"][spoken % len(answers["no"])]
     _say_once(session, table, deny, voice, cache_dir, recorder, result)
-    if _held(session) is not None:  # the "nein" was not heard: the moment passes
-        session.tick(session.timers.now + (session.dialogue.held_for() or 0.0) + 0.05)
+    _let_pass(session)  # if the "nein" was not heard, the moment passes
     return 1
+
+
+def _let_pass(session: Any) -> None:
+    """Silence until the held move, if any, counts."""
+    held = session.dialogue.held
+    if held is not None:
+        session.tick(held.due + 0.05)
 
 
 CONFIRMS = ("move", "choice")

@@ -199,24 +199,35 @@ class Dialogue:
         said_back = action.name in table.adapter.said_back and confidence >= SAY_BACK_FROM
         unsure = confidence < table.confirm_below
         if unsure and said_back and not asked and not self.moves.reveals(action):
-            public = table.game.public(action).to_json()
-            made = len(table.actions)
-            self._apply(action)
-            if len(table.actions) > made:
-                table.out.record({"type": "said_back", "action": public})
-                self.said_back = made
+            self._say_back(action)
             return
         if unsure and not asked and confidence >= SAY_BACK_FROM:
             self.hold(action)  # not cheap to take back: said back, counts in a moment
             return
         if unsure or asked:
-            table.question = MoveQuestion(action)
-            description = table.describe(table.game, action)
-            public = table.game.public(action).to_json()
-            table.out.record({"type": "confirm", "what": "move", "action": public})
-            table.respond([Event("confirm_move", {"action": description})])
+            self._ask_move(action)
             return
         self._apply(action)
+
+    def _say_back(self, action: Action) -> None:
+        """Make ``action`` at once; its acknowledgement says it back, and "nein" right
+        after takes it back (:attr:`said_back`)."""
+        table = self.table
+        public = table.game.public(action).to_json()
+        made = len(table.actions)
+        self._apply(action)
+        if len(table.actions) > made:
+            table.out.record({"type": "said_back", "action": public})
+            self.said_back = made
+
+    def _ask_move(self, action: Action) -> None:
+        """ "Lila für den Hut – richtig?": ``action`` counts only on a yes."""
+        table = self.table
+        table.question = MoveQuestion(action)
+        description = table.describe(table.game, action)
+        public = table.game.public(action).to_json()
+        table.out.record({"type": "confirm", "what": "move", "action": public})
+        table.respond([Event("confirm_move", {"action": description})])
 
     # --- a move held a moment before it counts ---------------------------------------
     def hold(self, action: Action) -> None:
@@ -268,13 +279,7 @@ class Dialogue:
     def ask_held(self) -> None:
         """Something unclear was said while a move is held (a "nein" half heard?): the
         move is asked about instead ("Gonzo – richtig?")."""
-        held = self._unfreeze()
-        table = self.table
-        table.question = MoveQuestion(held.action)
-        public = table.game.public(held.action).to_json()
-        table.out.record({"type": "confirm", "what": "move", "action": public})
-        description = table.describe(table.game, held.action)
-        table.respond([Event("confirm_move", {"action": description})])
+        self._ask_move(self._unfreeze().action)
 
     def release(self) -> None:
         """The held move counts now."""
@@ -303,15 +308,10 @@ class Dialogue:
         """One of two colours chosen ("Lila oder rosa?" "Rosa."): the answer may be misheard
         too, so a move cheap to take back is made and said back ("nein" takes it back),
         any other is held a moment before it counts."""
-        table = self.table
-        if action.name not in table.adapter.said_back:
+        if action.name in self.table.adapter.said_back:
+            self._say_back(action)
+        else:
             self.hold(action)
-            return
-        made = len(table.actions)
-        self._apply(action)
-        if len(table.actions) > made:
-            table.out.record({"type": "said_back", "action": table.game.public(action).to_json()})
-            self.said_back = made
 
     def _apply(self, action: Action) -> None:
         """Make a person's move; one refused is remembered (:meth:`refused_move`)."""

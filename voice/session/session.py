@@ -260,24 +260,11 @@ class Session(Table):
                 "decision": verdict.decision.value,
             }
         )
-        if verdict.decision is Decision.IGNORE and self._denies_held(verdict):
-            self.dialogue.drop()
-            return
-        if (
-            verdict.decision is Decision.IGNORE
-            and self.dialogue.held is not None
-            and transcript.text
-        ):
-            # anything heard against a held move, however unsure, may be a "no" lost in
-            # the noise: only silence lets it count, so it is asked about now
-            self.dialogue.ask_held()
+        if self._against_held(transcript, verdict):
             return
         if verdict.decision is Decision.IGNORE:
             if phase.quiet:
                 self.seat_player.heard_talk()
-            return
-        if verdict.decision is Decision.ASK_AGAIN and self.dialogue.held is not None:
-            self.dialogue.ask_held()  # something unclear said against a held move: ask
             return
         if verdict.decision is Decision.ASK_AGAIN or verdict.intent is None:
             self.say_only([Event("yes_or_no" if answering else "say_again")])
@@ -292,15 +279,25 @@ class Session(Table):
         self._handle(verdict.intent, sure, phase, rival)
         self.seat_player.play()
 
-    def _denies_held(self, verdict: Verdict) -> bool:
-        """A "nein" too unsure for anything else, said while a move is held: enough to
-        drop it (:data:`HELD_DENY_FROM`)."""
-        return (
-            self.dialogue.held is not None
-            and verdict.intent is not None
+    def _against_held(self, transcript: Transcript, verdict: Verdict) -> bool:
+        """While a move is held, something heard too unsure to act on: a "nein" too unsure
+        for anything else still drops it (:data:`HELD_DENY_FROM`); anything else, however
+        unsure, may be a "no" lost in the noise, so the move is asked about (only silence
+        lets it count). False if nothing is held, or it was heard clearly."""
+        decision = verdict.decision
+        if self.dialogue.held is None or not transcript.text:
+            return False
+        if decision is Decision.IGNORE and (
+            verdict.intent is not None
             and verdict.intent.name == "deny"
             and verdict.confidence >= HELD_DENY_FROM
-        )
+        ):
+            self.dialogue.drop()
+        elif decision in (Decision.IGNORE, Decision.ASK_AGAIN):
+            self.dialogue.ask_held()
+        else:
+            return False
+        return True
 
     def is_move(self, intent: Intent) -> bool:
         """Intents that change the game (and so are worth a confirmation)."""

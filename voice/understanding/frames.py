@@ -102,12 +102,12 @@ class Frames:
         }
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
+        """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
         self.inside_asking: frozenset[str] = frozenset(
             normalize(w) for w in spec.get("inside_asking") or ()
         )
         """Words dropped only where what is left asks something, never from a move ("was
         liegt in der ersten Reihe schon?"; "der Ball ist schon rot" stays a remark)."""
-        """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
         self.asides: frozenset[str] = frozenset(
             normalize(w) for w in (*(spec.get("aside") or ()), *(spec.get("likeness") or ()))
         )

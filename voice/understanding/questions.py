@@ -110,20 +110,16 @@ def _asked(
     known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
     asks = _asks(guard, tokens)
-    # a request may be said as one ("langsamer bitte"); a question must ask; and only an
-    # intent one of whose templates has no value ("what's in the last column?" is no row)
-    candidates = frozenset(
-        name
-        for name in (pool if asks else pool & grammar.request_intents)
-        if (model := fallback.models.get(name)) is None or frozenset() in model.combos
-    )
-    # a request asked with a question word its templates never use is no such request
-    # ("what's in the last column?" is not "undo the last"; "what did you say" repeats)
+    # a request may be said as one ("langsamer bitte"); a question must ask. Only an
+    # intent one of whose templates has no value ("what's in the last column?" is no row),
+    # and no request asked with a question word its templates never use ("what's in the
+    # last column?" is not "undo the last"; "what did you say" repeats)
     asked_with = guard.get("question_word", frozenset()) & set(tokens)
     candidates = frozenset(
         name
-        for name in candidates
-        if name in grammar.question_intents or asked_with <= _vocabulary(fallback, name)
+        for name in (pool if asks else pool & grammar.request_intents)
+        if ((model := fallback.models.get(name)) is None or frozenset() in model.combos)
+        and (name in grammar.question_intents or asked_with <= _vocabulary(fallback, name))
     )
     if not candidates or len(unknown) > MAX_UNKNOWN:
         return None
