@@ -36,3 +36,14 @@ def test_items_n_runs_at_most_n_utterances_per_table(limit: int) -> None:
     chosen = _limited(items, limit)
     assert 1 <= len(chosen) <= limit
     assert any(i.kind == "table_talk" for i in chosen)
+
+
+def test_a_missing_held_out_file_for_the_set_up_speech_bench_is_named(tmp_path, capsys) -> None:
+    from voice.bench import setup_speech
+
+    missing = tmp_path / "setup.de.yaml"
+    argv = ["--held-out", str(missing), "--lang", "de", "--limit", "1", "--out", str(tmp_path)]
+    assert setup_speech.main(argv) == 2
+    assert f"cannot measure: [Errno 2] No such file or directory: '{missing}'" in (
+        capsys.readouterr().err
+    )

@@ -122,11 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         if shutil.which(tool) is None:
             print(f"{tool} is not installed (apt install espeak-ng sox)", file=sys.stderr)
             return 2
-    with tempfile.TemporaryDirectory() as tmp:
-        results = [
-            measure(lang, args.limit, Path(tmp), voices[lang], args.held_out)
-            for lang in args.lang or ("de", "en")
-        ]
+    try:  # a held-out file missing or broken: said, as setup_understanding says it
+        with tempfile.TemporaryDirectory() as tmp:
+            results = [
+                measure(lang, args.limit, Path(tmp), voices[lang], args.held_out)
+                for lang in args.lang or ("de", "en")
+            ]
+    except (OSError, yaml.YAMLError) as exc:
+        print(f"cannot measure: {exc}", file=sys.stderr)
+        return 2
     lines = [
         "# Set-up answers spoken (espeak-ng) and heard (pocketsphinx, set-up phrase list)",
         "",
