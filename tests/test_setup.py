@@ -201,3 +201,81 @@ def test_teams_said_in_words_are_said_back_in_words_and_start_the_team_game(tmp_
     assert run.code == 0, run.err
     assert "in teams: Anna and Cem against Ben and Dana. Shall we start?" in run.out
     assert '"type": "team", "player": "Team A", "members": ["Anna", "Cem"]' in run.out
+
+
+# --- a new name spelled (issue 29, item 2): letters said one at a time, "fertig" ends
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "name"),
+    [
+        ("de", ["buchstabieren", "M wie Martha", "I", "A", "fertig"], "Mia"),
+        ("de", ["ich buchstabiere", "Jot", "Ulrich", "R wie Richard", "ih", "ok, fertig"], "Juri"),
+        ("en", ["let me spell it", "Z for Zulu", "oh", "ee", "done"], "Zoe"),
+        ("en", ["spell", "double you", "india", "L", "L", "that's it"], "Will"),
+        ("de", ["neuer Name", "M I A", "fertig"], "Mia"),  # typed: any run of letters
+    ],
+)
+def test_a_name_nobody_knows_is_spelled_and_joins_the_players(lang, said, name):
+    talk = SetupDialogue(lang, never_wrong)
+    talk.hear("Pantone")
+    talk.hear("Anna")
+    assert talk.hear(said[0]).key == "spell_start"
+    replies = [talk.hear(text) for text in said[1:]]
+    assert all(r.key == "spelled" for r in replies[:-1])
+    assert replies[-1].key == "name_spelled" and replies[-1].data["name"] == name
+    assert replies[-1].data["next"] == "confirm"
+    assert talk.plan.players == ("Anna", name) and not talk.spelling
+
+
+def test_spelling_says_each_letter_back_and_back_takes_the_last_one_away():
+    talk = SetupDialogue("de", never_wrong)
+    talk.hear("Alle meine Farben")
+    talk.hear("buchstabieren")
+    assert talk.hear("be").data["letters"] == "B"  # said back: a misheard letter shows
+    assert talk.hear("nein").key == "spell_none_yet"
+    assert talk.hear("D wie Dora").data["letters"] == "D"
+    assert talk.hear("Emil").data["letters"] == "E"
+    assert talk.hear("zurück").data == {"letters": "D"}
+    talk.hear("A")
+    assert talk.hear("wie geht das").key == "spell_help"
+    assert talk.hear("hm, Pantone").key == "spell_again"  # no letter: nothing added
+    reply = talk.hear("fertig")
+    assert reply.data["name"] == "Da" and talk.plan.players == ("Da",)
+    assert reply.data["next"] == "confirm"
+
+
+def test_spelling_can_be_cancelled_and_an_empty_spelling_adds_nobody():
+    talk = SetupDialogue("en", never_wrong)
+    talk.hear("Pantone")
+    talk.hear("spell")
+    talk.hear("bravo")
+    reply = talk.hear("never mind")
+    assert reply.key == "spell_cancelled" and reply.data["next"] == "ask_players"
+    assert talk.plan.players == () and not talk.spelling
+    talk.hear("spell")
+    assert talk.hear("done").key == "spell_cancelled" and talk.plan.players == ()
+
+
+def test_a_spelled_name_that_is_a_command_is_refused_and_the_players_stay():
+    from voice.session.player_names import command_name_problem
+
+    talk = SetupDialogue("de", never_wrong, names=command_name_problem)
+    talk.hear("buchstabieren")
+    for letter in "PAUSE":
+        talk.hear(letter)
+    reply = talk.hear("fertig")
+    assert reply.key == "cannot" and "Pause" in str(reply.data["problem"])
+    assert talk.plan.players == () and not talk.spelling
+
+
+def test_a_spelled_name_never_turns_into_a_remembered_player_it_sounds_like():
+    from voice.setup.dialogue import Remembered
+
+    talk = SetupDialogue("de", never_wrong, known=Remembered(players=("Anna",)))
+    talk.hear("Farben")
+    talk.hear("buchstabieren")
+    for letter in "ANA":
+        talk.hear(letter)
+    talk.hear("fertig")
+    assert talk.plan.players == ("Ana",)

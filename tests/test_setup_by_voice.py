@@ -66,8 +66,9 @@ def talk(lang: str, paths: list[Path]) -> tuple[SetupDialogue, list[str | None]]
     room = Clips(paths)
     gate = SpeakingGate(RecordingOutput(), tail=0.0, now=room.now)
 
-    def wanted() -> tuple[str, tuple[str, ...]]:
-        return lang, tuple(dict.fromkeys(("Anna", "Ben", *dialogue.plan.players)))
+    def wanted() -> tuple[str, tuple[str, ...], bool]:
+        names = tuple(dict.fromkeys(("Anna", "Ben", *dialogue.plan.players)))
+        return lang, names, dialogue.spelling
 
     heard: list[str | None] = []
     listener = SetupListener(recogniser, room, gate, wanted, silence=60.0, now=room.now)
@@ -101,3 +102,17 @@ def test_noise_at_the_table_sets_nothing(tmp_path: Path, lang: str) -> None:
     """Pink noise and a cough-like burst: a short repeat at most, never a set-up."""
     dialogue, heard = talk(lang, [pink_noise(tmp_path)])
     assert dialogue.plan.game is None and dialogue.plan.players == (), heard
+
+
+@pytest.mark.parametrize(
+    ("lang", "said", "name"),
+    [("de", ["Pantone", "wir sind Anna und Ben", "buchstabieren", "M wie Martha", "I wie Ida",
+             "A wie Anton", "fertig", "ja"], "Mia"),
+     ("en", ["Pantone", "we are Anna and Ben", "let me spell it", "Z for Zulu", "O for Oscar",
+             "E for Echo", "done", "yes"], "Zoe")],
+)  # fmt: skip
+def test_a_new_name_is_spelled_by_voice(tmp_path: Path, lang: str, said: list[str], name: str):
+    """The recogniser cannot know "Mia": it is spelled, a letter at a time, and joins."""
+    clips = [make_clip(text, VOICES[lang], tmp_path, i) for i, text in enumerate(said)]
+    dialogue, heard = talk(lang, clips)
+    assert dialogue.plan.players == ("Anna", "Ben", name), heard

@@ -158,9 +158,10 @@ class _Ears:
     def answers(self) -> Iterator[tuple[str | None, list[str] | None]]:
         from voice.setup.listening import SetupListener
 
-        def wanted() -> tuple[str, tuple[str, ...]]:
+        def wanted() -> tuple[str, tuple[str, ...], bool]:
             plan = self.dialogue.plan
-            return plan.lang, tuple(dict.fromkeys((*plan.players, *self.household)))
+            names = tuple(dict.fromkeys((*plan.players, *self.household)))
+            return plan.lang, names, self.dialogue.spelling
 
         listener = SetupListener(
             self.recogniser, self.microphone, self.gate, wanted, self.keyboard, SILENCE
@@ -243,7 +244,7 @@ def _say(out: Output, dialogue: SetupDialogue, reply: Reply) -> None:
     messages = Messages(dialogue.plan.lang, "setup", {})
     data = _texts(messages, reply.data)
     text = messages.require(reply.key, data)
-    if reply.key == "went_back":
+    if "next" in reply.data:  # "Zurück." then the question it went back to
         text += " " + messages.require(str(reply.data["next"]), data)
     out.say(text)
 

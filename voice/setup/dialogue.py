@@ -9,7 +9,10 @@ from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz, process
 
+from voice.setup.grammar import setup_grammar
+from voice.setup.spelling import MAX_LETTERS, letters_in, spelled_name
 from voice.setup.understanding import Answer, understand
+from words.text import normalize
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,8 @@ class SetupDialogue:
         self.known = known or Remembered(last=last)
         self.last = last or self.known.last
         self.after = False  # a game has just ended: new round, another game or stop
+        self.spelled: list[str] | None = None
+        """While a new name is spelled: the letters heard, an answer's worth each."""
 
     def first(self) -> Reply:
         return Reply("ask_game")
@@ -89,7 +94,14 @@ class SetupDialogue:
         self.after = True
         return Reply("after_game", self._summary())
 
+    @property
+    def spelling(self) -> bool:
+        """A new name is being spelled: the recogniser listens for letters."""
+        return self.spelled is not None
+
     def hear(self, text: str) -> Reply:
+        if self.spelled is not None:
+            return self._spell(text)
         answer = understand(text, self.plan.lang, players_asked=self._step() == "ask_players")
         if self.after:
             return self._after_game(answer)
@@ -100,7 +112,7 @@ class SetupDialogue:
         if answer.word == "back":
             if self.history:
                 self.plan = self.history.pop()
-            return self._next("went_back" if self.history or self.plan.game else "ask_game")
+            return self._next("went_back") if self.history or self.plan.game else self._next()
         if answer.word in ("again", "new_round"):
             if self.last is None:
                 return Reply("no_last_time")
@@ -113,9 +125,53 @@ class SetupDialogue:
             return Reply("starting", self._summary(), start=self.plan.argv())
         if answer.word == "no":
             return Reply("what_else")
+        if answer.word == "spell":
+            self.spelled = []
+            return Reply("spell_start")
         if answer.empty:
             return self.repeat()
         return self._apply(self._merge(answer))
+
+    def _spell(self, text: str) -> Reply:
+        """One answer while a name is spelled: letters, or "fertig", "zurück",
+        "abbrechen", "Hilfe"."""
+        assert self.spelled is not None
+        g = setup_grammar(self.plan.lang)
+        said = {normalize(text), _without_fillers(normalize(text), g.fillers)}
+        if said & set(g.spelling.done):
+            return self._spelled_name()
+        if said & set(g.spelling.cancel):
+            self.spelled = None
+            return self._next("spell_cancelled")
+        if said & set(g.spelling.back):
+            if self.spelled:
+                self.spelled.pop()
+            return Reply("spell_taken_back" if self.spelled else "spell_none_yet", self._letters())
+        if said & set(g.words["help"]):
+            return Reply("spell_help")
+        letters = letters_in(text, g)
+        if letters is None or len("".join(self.spelled)) + len(letters) > MAX_LETTERS:
+            return Reply("spell_again", self._letters())
+        self.spelled.append(letters)
+        return Reply("spelled", {"letters": _said_letters(letters)})
+
+    def _spelled_name(self) -> Reply:
+        """ "fertig": the letters heard are a player's name."""
+        assert self.spelled is not None
+        letters, self.spelled = "".join(self.spelled), None
+        if not letters:
+            return self._next("spell_cancelled")
+        name = spelled_name(letters)
+        reply = self._apply(replace(self.plan, players=(*self.plan.players, name)))
+        if reply.key == "cannot":
+            return reply
+        return Reply(
+            "name_spelled",
+            {**reply.data, "name": name, "letters": _said_letters(letters), "next": reply.key},
+        )
+
+    def _letters(self) -> dict[str, object]:
+        return {"letters": _said_letters("".join(self.spelled or ()))}
 
     def _after_game(self, answer: Answer) -> Reply:
         if answer.word in ("new_round", "again", "yes"):
@@ -184,6 +240,8 @@ class SetupDialogue:
 
     def repeat(self) -> Reply:
         """The short repeat after silence, noise or an answer that changed nothing."""
+        if self.spelled is not None:
+            return Reply("spell_again", self._letters())
         if self.after:
             return Reply("after_game_again", self._summary())
         return Reply(self._step() + "_again", self._summary())
@@ -196,10 +254,11 @@ class SetupDialogue:
         return "confirm"
 
     def _next(self, key: str | None = None) -> Reply:
+        """The next step's question; after ``key`` ("went_back"), if given."""
         step = self._step()
         data = self._summary()
-        if key == "went_back":
-            return Reply("went_back", {**data, "next": step})
+        if key is not None:
+            return Reply(key, {**data, "next": step})
         return Reply(step, data)
 
     def _summary(self) -> dict[str, object]:
@@ -210,3 +269,18 @@ class SetupDialogue:
             "count": len(plan.players),
             "options": [f"{k[2:]}={v}" for k, v in plan.options.items() if v],
         }
+
+
+def _said_letters(letters: str) -> str:
+    """Letters as they are said back: "M, I, A" (empty: none yet)."""
+    return ", ".join(letter.upper() for letter in letters)
+
+
+def _without_fillers(text: str, fillers: frozenset[str]) -> str:
+    """``text`` without filler words at its ends ("okay, fertig bitte": "fertig")."""
+    words = text.split()
+    while len(words) > 1 and words[0] in fillers:
+        words.pop(0)
+    while len(words) > 1 and words[-1] in fillers:
+        words.pop()
+    return " ".join(words)

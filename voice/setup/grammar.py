@@ -28,6 +28,19 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Spelling:
+    """How a name is spelled aloud, letter by letter (``spelling`` in setup.yaml)."""
+
+    letters: dict[str, str]  # a word said for a letter ("em", "doubleyou") -> the letter
+    heard: tuple[str, ...]  # what the recogniser listens for: the letters, and heard_too
+    words: dict[str, str]  # the spelling alphabet: "dora" / "delta" -> d
+    link: tuple[str, ...]  # "d wie dora", "d for delta"
+    done: tuple[str, ...]
+    cancel: tuple[str, ...]
+    back: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class SetupGrammar:
     """One language's set-up words (see ``grammars/<lang>/setup.yaml``)."""
 
@@ -45,6 +58,7 @@ class SetupGrammar:
     fillers: frozenset[str]  # single words of the frames: never a name
     not_names: frozenset[str]
     typed_only: frozenset[str]  # understood when typed, never listened for
+    spelling: Spelling
 
 
 def _load(lang: str, name: str) -> Any:
@@ -91,6 +105,12 @@ def setup_grammar(lang: str) -> SetupGrammar:
     for phrases in data["language"].values():
         vocabulary |= {w for p in _phrases(phrases) for w in p.split()}
     fillers = _frame_words(frames)
+    spelling = data["spelling"]
+    said_as = {
+        normalize(str(form)): letter
+        for letter, forms in spelling["letters"].items()
+        for form in forms or ()
+    }
     return SetupGrammar(
         lang=lang,
         names={g: _phrases(v.get("names")) for g, v in games.items()},
@@ -109,4 +129,13 @@ def setup_grammar(lang: str) -> SetupGrammar:
         fillers=fillers,
         not_names=frozenset(_phrases(data["not_names"])) | vocabulary | fillers,
         typed_only=frozenset(_phrases(data.get("typed_only"))),
+        spelling=Spelling(
+            letters={**{letter: letter for letter in spelling["letters"]}, **said_as},
+            heard=(*spelling["letters"], *_phrases(spelling.get("heard_too"))),
+            words={normalize(str(w)): letter for letter, w in spelling["words"].items()},
+            link=_phrases(spelling["link"]),
+            done=_phrases(spelling["done"]),
+            cancel=_phrases(spelling["cancel"]),
+            back=_phrases(spelling["back"]),
+        ),
     )

@@ -20,7 +20,10 @@ from voice.recognition.base import Recogniser, Transcript
 from voice.session.microphone import POLL_SECONDS, AudioSource, SpeakingGate
 from voice.setup.grammar import setup_grammar
 from voice.setup.phrases import setup_phrases
+from voice.setup.spelling import listened_for
 
+Wanted = tuple[str, tuple[str, ...], bool]
+"""What to listen for: the language, the players' names, and whether a name is spelled."""
 Answer = tuple[str | None, list[str] | None]
 """An answer (``None``: silence or not heard well enough) and the script lines after it
 (always ``None`` here: nothing is scripted)."""
@@ -57,7 +60,7 @@ class SetupListener:
         recogniser: Recogniser,
         source: AudioSource,
         gate: SpeakingGate,
-        wanted: Callable[[], tuple[str, tuple[str, ...]]],
+        wanted: Callable[[], Wanted],
         keyboard: LineReader | None = None,
         silence: float = 20.0,
         now: Callable[[], float] = time.monotonic,
@@ -66,13 +69,14 @@ class SetupListener:
         self.source = source
         self.gate = gate
         self.wanted = wanted
-        """The language and the names to listen for now (they change as players are
-        named and the language is chosen); the set-up's sentences are built from them
-        only when they change, not at every look at the microphone."""
+        """The language, the names to listen for now and whether a name is being
+        spelled (they change as players are named and the language is chosen); the
+        set-up's sentences are built from them only when they change, not at every look
+        at the microphone."""
         self.keyboard = keyboard
         self.silence = silence
         self.now = now
-        self._listening: tuple[str, tuple[str, ...]] | None = None
+        self._listening: Wanted | None = None
 
     def answers(self) -> Iterator[Answer]:
         """Each answer as it comes; ``None`` after :attr:`silence` seconds of nothing and
@@ -108,7 +112,10 @@ class SetupListener:
     def _listen(self) -> str:
         wanted = self.wanted()
         if wanted != self._listening:
-            lang, names = wanted
-            self.recogniser.set_phrases(setup_phrases(lang, names))
+            lang, names, spelling = wanted
+            if spelling:  # a letter at a time
+                self.recogniser.set_phrases(listened_for(lang))
+            else:
+                self.recogniser.set_phrases(setup_phrases(lang, names))
             self._listening = wanted
         return wanted[0]

@@ -41,7 +41,7 @@ def yes_or_no(raw: str, lang: str) -> str | None:
 class Answer:
     """What one set-up answer said; empty if it said nothing we understood."""
 
-    word: str | None = None  # yes, no, back, help, stop, again, new_round, other_game
+    word: str | None = None  # yes, no, back, help, stop, again, new_round, other_game, spell
     game: str | None = None
     players: tuple[str, ...] = ()
     options: dict[str, tuple[str, str]] = field(default_factory=dict)  # flag -> (game, value)
@@ -102,6 +102,9 @@ def understand(raw: str, lang: str, players_asked: bool = False) -> Answer:
         ):
             answer.word = word
             return answer
+    if any(_has(core, p) for p in g.words["spell"]):  # "ich buchstabiere", "new name"
+        answer.word = "spell"
+        return answer
     answer.game = _find_game(text, g)
     if answer.game is None:
         for word in ("again", "other_game", "new_round"):
