@@ -279,3 +279,30 @@ def test_a_spelled_name_never_turns_into_a_remembered_player_it_sounds_like():
         talk.hear(letter)
     talk.hear("fertig")
     assert talk.plan.players == ("Ana",)
+
+
+def test_too_few_players_are_kept_and_the_next_names_join_them():
+    from voice.setup.dialogue import TooFew
+
+    def two_or_more(argv):
+        count = len(argv[argv.index("--players") + 1].split(","))
+        return TooFew(2 - count) if count < 2 else None
+
+    talk = SetupDialogue("en", two_or_more)
+    talk.hear("Pantone")
+    reply = talk.hear("I am Sam")
+    assert reply.key == "more_players" and talk.plan.players == ("Sam",)
+    assert talk.hear("yes").key == "more_players"  # nothing starts with one player
+    assert talk.hear("").key == "more_players_again"
+    assert talk.hear("Jo").key == "confirm"  # Jo joins Sam
+    assert talk.plan.players == ("Sam", "Jo")
+    assert talk.hear("yes").start == ["pantone", "--lang", "en", "--players", "Sam,Jo"]
+
+
+def test_a_game_that_needs_more_players_says_so_through_the_command_line_check(tmp_path):
+    script = tmp_path / "more.script"
+    script.write_text("Pantone\nich bin Mia\nBen\nja\n", encoding="utf-8")
+    run = run_cli("play", "--lang", "de", "--script", str(script))
+    assert run.code == 0, run.err
+    assert "Pantone mit Mia. Wer spielt noch mit?" in run.out
+    assert "Pantone mit Mia und Ben. Sollen wir anfangen?" in run.out

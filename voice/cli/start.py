@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from games.engine import SetupError
 from voice.errors import UsageError
 from voice.input.lines import LineReader, read_script
 from voice.output.messages import Messages, console_language, explain, set_console_language
 from voice.output.sinks import Output
 from voice.session.adapters import ADAPTERS
 from voice.session.player_names import command_name_problem
-from voice.setup.dialogue import Remembered, Reply, SetupDialogue
+from voice.setup.dialogue import Remembered, Reply, SetupDialogue, TooFew
 from voice.setup.household import Household, HouseholdDamaged, load_household, save_household
 
 SILENCE = 20.0
@@ -49,11 +50,17 @@ def run_setup(
     if lines is None and reader is None:
         lines = []  # no input to read: nothing can be set up
 
-    def check(argv: list[str]) -> str | None:
+    def check(argv: list[str]) -> str | TooFew | None:
         try:
             set_console_language(dialogue.plan.lang)
             prepare(parse(["play", *argv, *_without_lang(rest)]))
         except UsageError as exc:
+            # the game's own reason is the context of the command line's message
+            cause = exc.__context__
+            if isinstance(cause, SetupError) and cause.key == "player_count":
+                count, low = cause.params.get("count"), cause.params.get("low")
+                if isinstance(count, int) and isinstance(low, int) and count < low:
+                    return TooFew(low - count)
             return explain(exc)
         return None
 

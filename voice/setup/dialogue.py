@@ -44,7 +44,14 @@ class Reply:
     done: bool = False  # the table wants to stop
 
 
-Check = Callable[[list[str]], str | None]
+@dataclass(frozen=True)
+class TooFew:
+    """A set-up that cannot start only because players are missing: ``more`` at least."""
+
+    more: int
+
+
+Check = Callable[[list[str]], str | TooFew | None]
 """Says why a command line cannot start (the command line's own message), or None."""
 NameCheck = Callable[[str, tuple[str, ...]], str | None]
 """Before the game is known: why one of these names cannot be a player's (a command)."""
@@ -80,6 +87,7 @@ class SetupDialogue:
         self.known = known or Remembered(last=last)
         self.last = last or self.known.last
         self.after = False  # a game has just ended: new round, another game or stop
+        self._short: dict[tuple[str, ...], int] = {}  # a set-up's command line -> missing
         self.spelled: list[str] | None = None
         """While a new name is spelled: the letters heard, an answer's worth each."""
 
@@ -194,7 +202,12 @@ class SetupDialogue:
             preferred = dict(self.known.options.get(answer.game, {}))
             plan = replace(plan, game=answer.game, options=preferred)
         if answer.players:
-            plan = self._players(plan, answer.players)
+            heard = answer.players
+            if self._missing(plan) and not {p.lower() for p in heard} & {
+                p.lower() for p in plan.players
+            }:  # "Pantone, I am Sam" ... "and Jo": Jo plays too
+                heard = (*plan.players, *heard)
+            plan = self._players(plan, heard)
         if answer.lang is not None:
             plan = replace(plan, lang=answer.lang)
         options = dict(plan.options)
@@ -228,7 +241,9 @@ class SetupDialogue:
             return self.repeat()
         if plan.game is not None and plan.players:
             problem = self.check(plan.argv())
-            if problem is not None:  # said back; the set-up stays as it was
+            if isinstance(problem, TooFew):  # kept: "Wer spielt noch mit?"
+                self._short[tuple(plan.argv())] = problem.more
+            elif problem is not None:  # said back; the set-up stays as it was
                 return Reply("cannot", {"problem": problem})
         elif plan.players != self.plan.players and self.names is not None:
             problem = self.names(plan.lang, plan.players)
@@ -244,19 +259,34 @@ class SetupDialogue:
             return Reply("spell_again", self._letters())
         if self.after:
             return Reply("after_game_again", self._summary())
-        return Reply(self._step() + "_again", self._summary())
+        step = self._step()
+        if step == "ask_players" and self.plan.players:
+            step = "more_players"
+        return Reply(step + "_again", self._summary())
 
     def _step(self) -> str:
         if self.plan.game is None:
             return "ask_game"
-        if not self.plan.players:
+        if not self.plan.players or self._missing(self.plan):
             return "ask_players"
         return "confirm"
+
+    def _missing(self, plan: Plan) -> int:
+        """How many more players ``plan`` needs to start (0: none, or it is not known)."""
+        if plan.game is None or not plan.players:
+            return 0
+        key = tuple(plan.argv())
+        if key not in self._short:
+            problem = self.check(plan.argv())
+            self._short[key] = problem.more if isinstance(problem, TooFew) else 0
+        return self._short[key]
 
     def _next(self, key: str | None = None) -> Reply:
         """The next step's question; after ``key`` ("went_back"), if given."""
         step = self._step()
         data = self._summary()
+        if step == "ask_players" and self.plan.players:
+            step = "more_players"  # "Pantone mit Sam. Wer spielt noch mit?"
         if key is not None:
             return Reply(key, {**data, "next": step})
         return Reply(step, data)
