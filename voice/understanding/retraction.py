@@ -2,8 +2,8 @@
 orange!", "rot, äh nee, lila für den Schirm", "yellow, no wait, orange" (issue 24).
 
 People correct themselves before the game master has answered. The sentence after the last
-correction or negation frame ("nein", "warte", "quatsch", "no wait", "I mean") is the move,
-as if said alone, when it is a move with a colour and what stands before it is only a try
+correction or negation frame ("nein", "warte", "quatsch", "no wait", "I mean"), or after a
+pause behind it ("Grün. Äh, nee, rosa. Rosa fürs Haus."), is the move, as if said alone, when it is a move with a colour and what stands before it is only a try
 at the same kind of value (a colour, the object in play): nobody named ("Ben, nicht rot,
 gelb" is advice), no question or either-or. A "no" takes back only before a pause ("no red,
 no green" refuses both); "warte", "quatsch", "I mean" always do. The guard then reads the
@@ -89,7 +89,11 @@ def retracted(
     fallback = parser.fallback
     guard = grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
-    for cut in cuts:  # the last taking back counts
+    pauses = grammar.frames.pauses(raw, len(words)) if raw is not None else frozenset()
+    # the last taking back counts; after it, the move may be said again after a pause
+    # ("gelb. nee, warte, doch lieber rosa. rosa auf den hut")
+    starts = [s for cut in cuts for s in (cut, *sorted(p for p in pauses if p > cut))]
+    for cut in dict.fromkeys(starts):
         core = words[cut:]
         if not core:
             continue
