@@ -240,10 +240,22 @@ def aside(
             found, values = inner
         if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
+        # a remark after a request that moves nothing may deny: "nochmal bitte, ich hab's
+        # nicht verstanden", "pause please, I'm not ready"
+        # (but it says nothing for the game itself: "okay, keinen Bock mehr. beenden")
+        plain = (
+            cut in pauses
+            and not first
+            and found.name not in parser.frame_guarded
+            and not any(slot in VALUE_SLOTS for slot in found.slots)
+            and not any(
+                parser.exact(" ".join(words[p:]), allowed) for p in pauses if cut < p < len(words)
+            )
+        )
         if (
             (joined and _contrast(parser, remark, found.slots))
             or (first and _reason_before(parser, remark, found, allowed))
-            or _only_remark(parser, remark, found.slots, possible)
+            or _only_remark(parser, remark, found.slots, possible, may_deny=plain)
         ):
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
@@ -271,14 +283,18 @@ def _only_remark(
     remark: list[str],
     slots: Mapping[str, Any],
     possible: Mapping[str, frozenset[Any]],
+    may_deny: bool = False,
 ) -> bool:
     """Do the words of a remark name nothing of the game but what the sentence named
-    ("yellow, because the sun is yellow"), and ask or deny nothing?"""
+    ("yellow, because the sun is yellow"), and ask or deny nothing (``may_deny``: ask
+    nothing)?"""
     grammar = parser.grammar
     words = remark[1:] if remark[0] in grammar.frames.asides else remark
     guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
-    if any(w in forbidden or w.endswith("n't") for w in words):
+    if may_deny:
+        forbidden = forbidden - guard.get("refusal", frozenset())
+    if any(w in forbidden or (w.endswith("n't") and not may_deny) for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):
         return False
