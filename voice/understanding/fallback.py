@@ -298,6 +298,9 @@ def refused(
         if token in refusal or token in hedge or token.endswith("n't"):
             return True
     said = norm.split()
+    padded = f" {norm} "
+    if any(f" {phrase} " in padded for phrase in words.get("would_have", ())):
+        return True  # only imagined: "I'd have said Anna had yellow"
     first = said[0]
     named = tokens[0] == first and 0 in inside  # a player called Will or May
     if not named and _asks(words, first, tokens):

@@ -71,6 +71,10 @@ MAX_SPAN = 6
 CANDIDATES = 24
 """Names compared exactly per reading, after a quick similarity pre-selection."""
 
+MIN_SENTENCE = 3
+"""A free guess of this many words with a word no name holds (``not_in_names``) is a
+sentence said aloud, not a name."""
+
 BY_SOUND = 0.6
 """How sure a name found by sound is: enough to ask the player, never to act on."""
 
@@ -460,6 +464,9 @@ class NameParser(IntentParser):
         if start == end or end - start > self._longest_name:
             # nothing said, or longer than any name: "hurry up, the time is running out"
             return Intent(THINKING, {}, norm, 1.0)
+        sentence = self.grammar.guard_words.get("not_in_names", frozenset())
+        if end - start >= MIN_SENTENCE and sentence & set(words[start:end]):
+            return Intent(THINKING, {}, norm, 1.0)  # "man, that was so close earlier"
         typed = normalize(text, keep_case=True).split()
         shown = typed if len(typed) == len(words) else words
         return Intent(self.intent, {self.slot: " ".join(shown[start:end])}, norm, 1.0)
