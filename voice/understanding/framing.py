@@ -240,16 +240,16 @@ def aside(
             found, values = inner
         if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
-        # a remark after a request that moves nothing may deny: "nochmal bitte, ich hab's
-        # nicht verstanden", "pause please, I'm not ready"
-        # (but it says nothing for the game itself: "okay, keinen Bock mehr. beenden")
+        # a remark after a request that moves nothing may deny and name things: "nochmal
+        # bitte, ich hab's nicht verstanden", "pause please, the phone's ringing" (but it
+        # says nothing for the game itself: "okay, keinen Bock mehr. beenden")
         plain = (
             cut in pauses
             and not first
             and found.name not in parser.frame_guarded
             and not any(slot in VALUE_SLOTS for slot in found.slots)
             and not any(
-                parser.exact(" ".join(words[p:]), allowed) for p in pauses if cut < p < len(words)
+                parser.exact(" ".join(words[p:]), allowed) for p in pauses if cut <= p < len(words)
             )
         )
         if (
@@ -286,18 +286,24 @@ def _only_remark(
     may_deny: bool = False,
 ) -> bool:
     """Do the words of a remark name nothing of the game but what the sentence named
-    ("yellow, because the sun is yellow"), and ask or deny nothing (``may_deny``: ask
-    nothing)?"""
+    ("yellow, because the sun is yellow"), and ask or deny nothing? ``may_deny``: beside
+    a request that moves nothing, it may deny and name things ("kurz anhalten bitte, das
+    Telefon klingelt"); it only may not ask."""
     grammar = parser.grammar
     words = remark[1:] if remark[0] in grammar.frames.asides else remark
     guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
-    if may_deny:
+    if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
+        start = grammar.opening(words)
+        if start < len(words) and words[start] in guard.get("refusal", frozenset()):
+            return False
         forbidden = forbidden - guard.get("refusal", frozenset())
     if any(w in forbidden or (w.endswith("n't") and not may_deny) for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):
         return False
+    if may_deny:
+        return True
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
     return all(
