@@ -273,3 +273,23 @@ def test_a_guess_only_imagined_is_no_guess_but_a_polite_one_is(lang, imagined, m
     phase = session.phase()
     assert session.parser.parse(imagined, phase.intents, phase.slots).name == "thinking"
     assert session.parser.parse(meant, phase.intents, phase.slots).name == "guess"
+
+
+@pytest.mark.parametrize(
+    ("said", "guess"),
+    [
+        ("If I were you I'd say Rapunzel, Ben.", "I'd say Rapunzel"),
+        ("Remember, Cem, when we saw Peter Pan?", "I think it's Peter Pan"),
+    ],
+)
+def test_a_name_in_words_said_to_another_player_is_no_guess(said, guess):
+    """Advice or a memory told to a player by name costs the guesser no try."""
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben", "Cem"), seed=3, options=adapter.default_options("en"))
+    session = Session(adapter, "en", setup, Recorder())
+    session.start()
+    for line in ["Anna", "card 12", "done"]:
+        session.hear(line)
+    phase = session.phase()
+    assert session.parser.parse(said, phase.intents, phase.slots).name == "thinking"
+    assert session.parser.parse(guess, phase.intents, phase.slots).name == "guess"

@@ -186,6 +186,10 @@ class NameParser(IntentParser):
             return Intent(THINKING, {"names": names}, norm, 1.0)
         if may_guess:
             named = self._name(norm) or self._embedded(norm)
+            if named is not None and named.score < 1.0 and self._to_a_player(norm):
+                # a name inside words said to another player is advice or a memory
+                # ("if I were you I'd say Rapunzel, Ben"), not the guesser's try
+                return Intent(THINKING, {}, norm, 1.0)
             if named is not None:
                 return named
         if exact is not None:  # understood, but not now: the engine says why
@@ -205,6 +209,17 @@ class NameParser(IntentParser):
                 return None  # "penalty for man": a command with a word misheard, no guess
             return (heard and self._by_sound(norm)) or self._free_guess(norm, text)
         return result
+
+    def _to_a_player(self, norm: str) -> bool:
+        """Is ``norm`` said to a player by name ("…, Ben", "Remember, Cem, …")?"""
+        if self.grammar.frames.content(norm)[1] == "person":
+            return True
+        players = self.grammar.slot_lists.get("player")
+        if not isinstance(players, TextSlotList):
+            return False
+        names = {normalize(str(v.value_out)) for v in players.values}
+        words = norm.split()
+        return any(w in names for w in words[1:3])  # "remember cem when …"
 
     def _no_guess(self, norm: str) -> bool:
         """Frames that say nothing yet ("ooh I know this", "oh come on", "uhhh"), or words

@@ -3,9 +3,10 @@ orange!", "rot, äh nee, lila für den Schirm", "yellow, no wait, orange" (issue
 
 People correct themselves before the game master has answered. The sentence after the last
 correction or negation frame ("nein", "warte", "quatsch", "no wait", "I mean"), or after a
-pause behind it ("Grün. Äh, nee, rosa. Rosa fürs Haus."), is the move, as if said alone, when it is a move with a colour and what stands before it is only a try
-at the same kind of value (a colour, the object in play): nobody named ("Ben, nicht rot,
-gelb" is advice), no question or either-or. A "no" takes back only before a pause ("no red,
+pause behind it ("Grün. Äh, nee, rosa. Rosa fürs Haus."), is the move, as if said
+alone, when it is a move with a colour and what stands before it is only a try at the
+same kind of value (a colour, the object in play): nobody named ("Ben, nicht rot, gelb"
+is advice), no question or either-or. A "no" takes back only before a pause ("no red,
 no green" refuses both); "warte", "quatsch", "I mean" always do. The guard then reads the
 sentence after it alone: its "nein" took back the try, not the move.
 """
