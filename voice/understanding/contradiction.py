@@ -10,7 +10,11 @@ move's values as ``last``) it holds exactly one colour said, other than the move
 - names a value of the last move that the move now expected does not have (the object just
   coloured, not the one in play), or
 - denies the last move's colour before saying another ("nein, nicht gelb: grün", "no, not
-  blue, I said red"; "rot, nicht blau" stays the next move, said with a contrast),
+  blue, I said red"; "rot, nicht blau" stays the next move, said with a contrast), or after
+  it when the sentence opens with a no or refers to what was said ("nee, lila, nicht
+  orange", "I said green, not yellow"), or
+- refers to what was said or meant, denying nothing ("nein, rosa hab ich gesagt", "you
+  misheard me, I meant pink": ``meant`` of the guard words),
 
 and the part that holds these values asks nothing (no "?", question word or either-or) and
 names nobody else (advice to another player stays advice). Sentences around it that hold
@@ -62,7 +66,11 @@ def contradicted(
         | guard.get("either_or", frozenset())
         | guard.get("already", frozenset())  # "der Ball ist schon rot": a remark
     )
+    meant = guard.get("meant", frozenset())
     now = {k: tuple(v) for k, v in (slots or {}).items()}
+    first = norm.split()[:1]
+    refers = bool(meant & set(norm.split()))  # "ich hab grün gesagt", "I meant pink"
+    opens_with_no = bool(first) and first[0] in refusal  # "nee, lila, nicht orange"
     said: list[str] = []
     denied: list[str] = []
     names_last = False
@@ -74,16 +82,20 @@ def contradicted(
             continue  # a remark: "Hörst du schlecht?", "My mistake."
         if asked or asking & set(tokens):
             return None  # "Telefon grün oder gelb?", "der Ball ist schon rot"
-        for span in spans:
+        for i, span in enumerate(spans):
             if span.slot == "colour":
-                (denied if _denied(tokens, span, refusal) else said).append(str(span.value))
+                after = spans[i - 1].end if i else 0  # "nicht lila, orange": orange is said
+                (denied if _denied(tokens, span, refusal, after) else said).append(str(span.value))
                 denied_first = denied_first or (denied == [was] and not said)
             elif last.get(span.slot) == span.value and span.value not in now.get(span.slot, ()):
                 names_last = True
             else:
                 return None  # the object in play, another player: not about the last move
     colours = set(said)
-    if len(colours) != 1 or was in colours or not (names_last or denied_first):
+    if len(colours) != 1 or was in colours:
+        return None
+    denies_last = was in denied and (opens_with_no or refers)
+    if not (names_last or denied_first or denies_last or (refers and not denied)):
         return None
     return Intent(CORRECTION, {"colour": colours.pop()}, norm, SCORE)
 
@@ -94,7 +106,8 @@ def _sentences(text: str) -> list[tuple[str, bool]]:
     return [(m.group(0), m.group(0).rstrip().endswith("?")) for m in _SENTENCE.finditer(text)]
 
 
-def _denied(tokens: list[str], span: Span, refusal: frozenset[str]) -> bool:
-    """Is the colour at ``span`` denied ("nicht gelb", "wasn't green", "not the blue")?"""
-    before = tokens[max(0, span.start - NEGATION_REACH) : span.start]
+def _denied(tokens: list[str], span: Span, refusal: frozenset[str], after: int = 0) -> bool:
+    """Is the colour at ``span`` denied ("nicht gelb", "wasn't green", "not the blue")?
+    A refusal before another value (ending at ``after``) denies that one, not this."""
+    before = tokens[max(after, span.start - NEGATION_REACH) : span.start]
     return any(t in refusal or t.endswith("n't") for t in before)
