@@ -16,7 +16,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-SEEDS = ("0", "1", "2", "3", "4", "5", "6", "7")
+SEEDS = ("0", "1", "2", "3", "4", "5")
 """Enough seeds that set orders differ between them (each case of this file was read two
 ways among them before its rule existed)."""
 
@@ -27,14 +27,18 @@ from voice.output.sinks import RecordingOutput
 from voice.session.adapters import ADAPTERS
 from voice.session.session import Session
 
-got = []
+got, tables = [], {}
 for game, lang, players, options, before, text in json.loads(sys.argv[1]):
-    adapter = ADAPTERS[game]
-    setup = Setup(tuple(players), 0, players[0], {**adapter.default_options(lang), **options})
-    session = Session(adapter, lang, setup, RecordingOutput())
-    session.start()
-    for line in before:
-        session.hear(line)
+    key = json.dumps([game, lang, players, options, before])
+    if key not in tables:  # parsing changes nothing at the table: one per situation
+        adapter = ADAPTERS[game]
+        options = {**adapter.default_options(lang), **options}
+        tables[key] = Session(adapter, lang, Setup(tuple(players), 0, players[0], options),
+                              RecordingOutput())
+        tables[key].start()
+        for line in before:
+            tables[key].hear(line)
+    session = tables[key]
     phase = session.phase()
     found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
     got.append(None if found is None else [found.name, found.slots, round(found.score, 3)])
@@ -43,6 +47,8 @@ print(json.dumps(got, sort_keys=True))
 
 PANTONE = ("pantone", "de", ["Anna", "Ben", "Cem"], {})
 GUESSING = ["karte 1", "fertig"]  # Anna has painted; Ben guesses
+COLOURS = ("alle-meine-farben", "de", ["Anna", "Ben"], {"variant": "basic"})
+COLOURS_EN = ("alle-meine-farben", "en", ["Anna", "Ben"], {"variant": "basic"})
 
 CASES: list[tuple[tuple[Any, ...], list[str], str, Any]] = [
     # "pass" is as near to "passe" (the guesser passes) as to "passt" (yes, it fits): in
@@ -51,6 +57,15 @@ CASES: list[tuple[tuple[Any, ...], list[str], str, Any]] = [
     (PANTONE, GUESSING, "pass", ["pass", {}, 0.75]),
     # "ich passt" is no sentence at all: nothing else was meant, nothing to ask
     (PANTONE, GUESSING, "ok ich pass", ["pass", {}, 0.957]),
+    # frames of the same words and two kinds ("ach nein": an exclamation and a correction;
+    # "nee nee": a negation and a correction) are both: right after a move they correct it
+    (COLOURS, ["blau"], "ach nein grün", ["correction", {"colour": "green"}, 1.0]),
+    (COLOURS, ["blau"], "oh nein, grün", ["correction", {"colour": "green"}, 1.0]),
+    (COLOURS, ["blau"], "nee nee grün", ["correction", {"colour": "green"}, 1.0]),
+    (COLOURS_EN, ["blue"], "ugh green", ["correction", {"colour": "green"}, 1.0]),
+    # with nothing to correct, the guard still hears the "nein": no move
+    (COLOURS, [], "ach nein grün", None),
+    (COLOURS, [], "nein nein grün", None),
 ]
 
 
