@@ -89,7 +89,9 @@ class Frames:
                 frames.extend(_expand(kind, str(template), slot_lists, lang))
         self._starting: dict[str, list[_Frame]] = {}
         self._ending: dict[str, list[_Frame]] = {}
-        for frame in sorted(set(frames), key=lambda f: -len(f.words)):
+        # the longest first, then in the order of the data (never that of a set, which
+        # changes with PYTHONHASHSEED)
+        for frame in sorted(dict.fromkeys(frames), key=lambda f: -len(f.words)):
             self._starting.setdefault(frame.words[0], []).append(frame)
             self._ending.setdefault(frame.words[-1], []).append(frame)
         self._stretched = {
@@ -212,16 +214,12 @@ class Frames:
         order = [0]
         for position in order:
             kinds, value = reached[position]
+            here: set[int] = set()
             for frame in self._at(words, position, (*LEFT, *EVERYWHERE)):
                 end = position + len(frame.words)
                 if frame.value is not None and end < len(words) and words[end] in self.joins:
                     continue  # "Ben and Holly": one name, said by anyone
-                if end not in reached:
-                    reached[end] = (
-                        kinds | {frame.kind},
-                        value if frame.value is None else frame.value,
-                    )
-                    order.append(end)
+                _reach(reached, here, order, end, kinds, value, frame)
         out = [(p, kinds, value) for p, (kinds, value) in reached.items()]
         for position, kinds, value in list(out) if next_to_core else ():
             for frame in self._at(words, position, NEXT_TO_CORE):
@@ -234,16 +232,12 @@ class Frames:
         order = [len(words)]
         for position in order:
             kinds, value = reached[position]
+            here: set[int] = set()
             for frame in self._before(words, position, RIGHT):
                 start = position - len(frame.words)
                 if frame.value is not None and start > 0 and words[start - 1] in self.joins:
                     continue  # "Holly and Ben"
-                if start not in reached:
-                    reached[start] = (
-                        kinds | {frame.kind},
-                        value if frame.value is None else frame.value,
-                    )
-                    order.append(start)
+                _reach(reached, here, order, start, kinds, value, frame)
         return [(p, kinds, value) for p, (kinds, value) in reached.items()]
 
     def _at(self, words: Sequence[str], i: int, kinds: Iterable[str]) -> Iterator[_Frame]:
@@ -283,6 +277,32 @@ class Frames:
                 word = self._stretched.get(_squeeze(word), word)
             out.append(word)
         return out
+
+
+def _reach(
+    reached: dict[int, tuple[frozenset[str], Any]],
+    here: set[int],
+    order: list[int],
+    to: int,
+    kinds: frozenset[str],
+    value: Any,
+    frame: _Frame,
+) -> None:
+    """``frame`` reaches position ``to`` from a position reached with ``kinds`` and
+    ``value``; ``here``: the positions reached from that same position so far.
+
+    The first way to a position counts (the longest frame first, then the nearest
+    position); but the same words are often frames of two kinds ("ach nein": an
+    exclamation and a correction, "nee nee": a negation and a correction), and then they
+    are both: the position gets every kind its words are a frame of, whichever kind came
+    first."""
+    if to not in reached:
+        reached[to] = (kinds | {frame.kind}, value if frame.value is None else frame.value)
+        here.add(to)
+        order.append(to)
+    elif to in here:  # the same words as the frame that reached it from here
+        had, called = reached[to]
+        reached[to] = (had | {frame.kind}, frame.value if called is None else called)
 
 
 def _expand(

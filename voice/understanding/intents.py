@@ -349,21 +349,29 @@ class IntentParser:
         """Replace words the grammar does not know by their nearest known word; and
         whether a slip of one letter between two known words was decided by the words
         the phase can hear now ("Mia hatte gelp" while colours are named: gelb, not the
-        word card Geld that is not on the table)."""
+        word card Geld that is not on the table) or by the sentences it expects ("pass"
+        in a guess window: "passe", not "passt", see :meth:`_tie`).
+
+        The vocabulary is a set, so nothing here may depend on the order it is walked
+        in (that changes with ``PYTHONHASHSEED``): equally near words are all looked at."""
         vocabulary = self.grammar.vocabulary
         chosen = False
         words = norm.split()
+        ties: list[tuple[int, list[str]]] = []
         for i, word in enumerate(words):
             if word in vocabulary or len(word) < MIN_SNAP_LENGTH or word.isdigit():
                 continue
-            match = process.extractOne(
-                word, vocabulary, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF
-            )
-            if match is not None:
-                words[i] = match[0]
+            nearest = _nearest(word, vocabulary)
+            if len(nearest) == 1:
+                words[i] = nearest[0]
+                continue
+            if nearest:  # "pass": "passe" and "passt" are as near
+                ties.append((i, nearest))
                 continue
             # One slip of a finger ("gelp", "hnit"): snapped if exactly one word is that near.
-            near = process.extract(word, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=8)
+            near = process.extract(
+                word, vocabulary, scorer=OSA.distance, score_cutoff=1, limit=None
+            )
             if len(near) == 1:
                 words[i] = near[0][0]
             elif near and allowed is not None:
@@ -372,7 +380,39 @@ class IntentParser:
                 if len(fitting) == 1:
                     words[i] = fitting[0]
                     chosen = True
+        for i, nearest in ties:  # the other words snapped already
+            words[i], decided = self._tie(words, i, nearest, allowed)
+            chosen = chosen or decided
         return " ".join(words), chosen
+
+    def _tie(
+        self, words: list[str], i: int, nearest: list[str], allowed: frozenset[str] | None
+    ) -> tuple[str, bool]:
+        """Which of the equally near known words ``nearest`` (in alphabetical order)
+        stands for ``words[i]``, and whether that was a choice between two meanings.
+
+        The one with which the sentence is one the phase expects (an exact match of an
+        intent it allows: "pass" in a guess window is "passe", the guesser passes, not
+        "passt", a yes that nothing asked for); failing that, the one with which it is a
+        sentence at all (the caller can say "not now"). A choice between two meanings is
+        asked about first, as a slip between two known words decided by the phase is
+        (:data:`CHOSEN_SNAP_SCORE`); where only one of the words makes a sentence ("ich
+        pass": "ich passt" is none) nothing else was meant. Two meanings equally fitting:
+        the word stays as it was said (ambiguous means not understood)."""
+        fits: dict[tuple[bool, str], str] = {}  # (phase's, meaning) -> first word giving it
+        for word in nearest:
+            found = self._exact(" ".join([*words[:i], word, *words[i + 1 :]]), allowed)
+            if found is None:
+                continue
+            meaning = repr((found.name, sorted(found.slots.items(), key=lambda kv: kv[0])))
+            fits.setdefault((allowed is None or found.name in allowed, meaning), word)
+        if not fits:
+            return words[i], False
+        best = max(key[0] for key in fits)
+        wanted = [key for key in fits if key[0] == best]
+        if len(wanted) > 1:
+            return words[i], False
+        return fits[wanted[0]], len(fits) > 1
 
     def _phase_words(
         self, allowed: frozenset[str], slots: Mapping[str, Iterable[Any]] | None
@@ -481,6 +521,18 @@ def _aligned(norm: str, phrase: str) -> bool:
     return len(said) == len(meant) and all(
         a == b or fuzz.ratio(a, b) >= ALIGNED_WORD_CUTOFF for a, b in zip(said, meant, strict=True)
     )
+
+
+def _nearest(word: str, vocabulary: frozenset[str]) -> list[str]:
+    """The known words nearest to ``word`` (rapidfuzz ratio, at least
+    :data:`WORD_CUTOFF`), all of them if several are as near, in alphabetical order."""
+    found = process.extract(
+        word, vocabulary, scorer=fuzz.ratio, score_cutoff=WORD_CUTOFF, limit=None
+    )
+    if not found:
+        return []
+    best = max(score for _, score, _ in found)
+    return sorted(w for w, score, _ in found if score == best)
 
 
 def _find(words: list[str], part: list[str]) -> int | None:
