@@ -44,6 +44,7 @@ SMALLEST: dict[str, list[str]] = {
     "soak": ["--utterances", "40", "--game", "pantone/teams-renaissance-en"],
     "setup_speech": ["--lang", "en", "--limit", "1"],
     "setup_understanding": [],
+    "spelling_speech": ["--lang", "en", "--letters", "a"],
     "understanding": ["--game", "farben", "--lang", "en"],
     "writer_sheet": [],
 }  # fmt: skip
