@@ -260,6 +260,8 @@ class Fallback:
 
 
 VALUE_SLOTS = frozenset({"colour", "object", "player", "word"})
+CELL_SLOTS = frozenset({"row", "column"})
+"""Slots of a square named by row and column (voice.understanding.intents: ``_cell``)."""
 """Slots whose values, named in an utterance, must all be part of its meaning."""
 
 
@@ -318,7 +320,8 @@ def refused(
         spans = fallback.spans(fallback.tokens(values))
     seen: dict[str, Any] = {}
     for span in spans:
-        if span.slot in seen and seen[span.slot] != span.value:
+        # two colours, players, objects: either-or or advice ("row 1, column 3" is one square)
+        if span.slot in VALUE_SLOTS and span.slot in seen and seen[span.slot] != span.value:
             return True
         seen[span.slot] = span.value
     # A value the meaning leaves out belongs to another sentence: "Ben, play purple" is
@@ -340,10 +343,11 @@ def _asks(words: Mapping[str, frozenset[str]], first: str, tokens: Sequence[str]
 
 def _list_slots(grammar: Grammar) -> dict[str, str]:
     """Which slot each list fills (``{any_object:object}`` → any_object fills object);
-    wildcard lists are left out."""
+    wildcard lists are left out, and the row and column of a square named by them (they
+    are one value, the square: :attr:`Grammar.cell_columns`)."""
     out: dict[str, str] = {}
     for leaf in grammar.template_leaves():
-        if isinstance(leaf, ListReference):
+        if isinstance(leaf, ListReference) and leaf.slot_name not in CELL_SLOTS:
             slot_list = grammar.slot_lists.get(leaf.list_name)
             if isinstance(slot_list, (TextSlotList, RangeSlotList)):
                 out.setdefault(leaf.list_name, leaf.slot_name)

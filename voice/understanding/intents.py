@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 
 from voice.understanding import framing
 from voice.understanding.contradiction import contradicted
-from voice.understanding.fallback import Fallback, refused
+from voice.understanding.fallback import CELL_SLOTS, Fallback, refused
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core
 from voice.understanding.intent import Intent as Intent  # where it always was
@@ -91,7 +91,20 @@ class IntentParser:
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
         if found is not None and self._guarded(text, norm, found, values):
             return None  # never a move the player did not make
-        return found
+        return self._cell(found)
+
+    def _cell(self, found: Intent | None) -> Intent | None:
+        """A square named by row and column ("Reihe eins, Spalte drei") as the grammar's
+        square slot (Alle meine Farben: the object there)."""
+        columns = self.grammar.cell_columns
+        if found is None or columns is None:
+            return found
+        row, column = found.slots.get("row"), found.slots.get("column")
+        if not isinstance(row, int) or not isinstance(column, int) or not 1 <= column <= columns:
+            return found
+        slots = {k: v for k, v in found.slots.items() if k not in CELL_SLOTS}
+        slots[self.grammar.cell_slot] = (row - 1) * columns + column
+        return Intent(found.name, slots, found.text, found.score)
 
     def refuses(
         self,
