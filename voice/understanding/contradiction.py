@@ -68,14 +68,18 @@ def contradicted(
     )
     meant = guard.get("meant", frozenset())
     now = {k: tuple(v) for k, v in (slots or {}).items()}
-    first = norm.split()[:1]
+    opening = norm.split()[:1]
     refers = bool(meant & set(norm.split()))  # "ich hab grün gesagt", "I meant pink"
-    opens_with_no = bool(first) and first[0] in refusal  # "nee, lila, nicht orange"
+    opens_with_no = bool(opening) and opening[0] in refusal  # "nee, lila, nicht orange"
+    # a no that answers, not one that denies the colour after it ("nicht gelb, grün")
+    answers_no = bool(opening) and opening[0] in guard.get("answer_no", frozenset())
     said: list[str] = []
     denied: list[str] = []
     names_last = False
     denied_first = False  # "nein, nicht blau, rot"; "rot, nicht blau" is a move said again
-    for sentence, asked in _sentences(raw if raw is not None else norm):
+    sentences = _sentences(raw if raw is not None else norm)
+    first = sentences[0][0] if sentences else None
+    for sentence, asked in sentences:
         tokens = fallback.tokens(normalize(sentence))
         spans = fallback.spans(tokens)
         if not spans:
@@ -84,7 +88,8 @@ def contradicted(
             return None  # "Telefon grün oder gelb?", "der Ball ist schon rot"
         for i, span in enumerate(spans):
             if span.slot == "colour":
-                after = spans[i - 1].end if i else 0  # "nicht lila, orange": orange is said
+                # "nicht lila, orange": orange is said; "nope, orange": the no answers
+                after = spans[i - 1].end if i else int(answers_no and sentence is first)
                 (denied if _denied(tokens, span, refusal, after) else said).append(str(span.value))
                 denied_first = denied_first or (denied == [was] and not said)
             elif last.get(span.slot) == span.value and span.value not in now.get(span.slot, ()):
@@ -94,7 +99,8 @@ def contradicted(
     colours = set(said)
     if len(colours) != 1 or was in colours:
         return None
-    denies_last = was in denied and (opens_with_no or refers)
+    # one colour denied, the last move's ("no red, no blue, no green" refuses them all)
+    denies_last = denied == [was] and (opens_with_no or refers)
     if not (names_last or denied_first or denies_last or (refers and not denied)):
         return None
     return Intent(CORRECTION, {"colour": colours.pop()}, norm, SCORE)
