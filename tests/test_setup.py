@@ -306,3 +306,23 @@ def test_a_game_that_needs_more_players_says_so_through_the_command_line_check(t
     assert run.code == 0, run.err
     assert "Pantone mit Mia. Wer spielt noch mit?" in run.out
     assert "Pantone mit Mia und Ben. Sollen wir anfangen?" in run.out
+
+
+def test_another_game_heard_once_one_is_chosen_must_be_heard_clearly():
+    """Noise must never change a set-up: "Farben" heard at 0.3 while the players are asked
+    for Alle meine Farben is asked again; a new game said clearly is taken."""
+    from voice.recognition.base import Thresholds, Transcript
+    from voice.setup.listening import accepted
+
+    class Engine:
+        thresholds = Thresholds()
+
+    talk = SetupDialogue("de", never_wrong)
+    assert not talk.changes_game("Farben")  # nothing chosen yet: an ordinary answer
+    talk.hear("Alle meine Farben")
+    assert talk.changes_game("Farben") and not talk.changes_game("wir sind Anna und Ben")
+    unsure, clear = Transcript("farben", 0.3), Transcript("farben", 0.9)
+    assert accepted(unsure, Engine(), "de", talk.changes_game) is None
+    assert accepted(clear, Engine(), "de", talk.changes_game) == "farben"
+    assert accepted(Transcript("wir sind anna und ben", 0.3), Engine(), "de",
+                    talk.changes_game) == "wir sind anna und ben"  # fmt: skip

@@ -171,8 +171,9 @@ class _Ears:
             return plan.lang, names, self.dialogue.spelling
 
         listener = SetupListener(
-            self.recogniser, self.microphone, self.gate, wanted, self.keyboard, SILENCE
-        )
+            self.recogniser, self.microphone, self.gate, wanted, self.keyboard, SILENCE,
+            weighty=self.dialogue.changes_game,
+        )  # fmt: skip
         return listener.answers()
 
     def close(self) -> None:

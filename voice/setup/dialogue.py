@@ -102,6 +102,13 @@ class SetupDialogue:
         self.after = True
         return Reply("after_game", self._summary())
 
+    def changes_game(self, text: str) -> bool:
+        """Would ``text`` put another game in place of the one already chosen?"""
+        if self.plan.game is None or self.spelled is not None:
+            return False
+        game = understand(text, self.plan.lang).game
+        return game is not None and game != self.plan.game
+
     @property
     def spelling(self) -> bool:
         """A new name is being spelled: the recogniser listens for letters."""

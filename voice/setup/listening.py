@@ -29,13 +29,20 @@ Answer = tuple[str | None, list[str] | None]
 (always ``None`` here: nothing is scripted)."""
 
 
-def accepted(transcript: Transcript, recogniser: Recogniser, lang: str) -> str | None:
-    """The words of ``transcript`` if they are sure enough to be a set-up answer."""
+def accepted(
+    transcript: Transcript,
+    recogniser: Recogniser,
+    lang: str,
+    weighty: Callable[[str], bool] | None = None,
+) -> str | None:
+    """The words of ``transcript`` if they are sure enough to be a set-up answer.
+    ``weighty``: answers that undo what was already set (another game than the one
+    chosen) need the ``confirm`` confidence, as the "ja" that starts does."""
     text = transcript.text.strip()
     if not text:
         return None
     thresholds = recogniser.thresholds
-    if text in _yes_words(lang):
+    if text in _yes_words(lang) or (weighty is not None and weighty(text)):
         needed = thresholds.confirm
     else:
         needed = thresholds.ignore * ANSWER_SHARE
@@ -64,6 +71,7 @@ class SetupListener:
         keyboard: LineReader | None = None,
         silence: float = 20.0,
         now: Callable[[], float] = time.monotonic,
+        weighty: Callable[[str], bool] | None = None,
     ) -> None:
         self.recogniser = recogniser
         self.source = source
@@ -76,6 +84,7 @@ class SetupListener:
         self.keyboard = keyboard
         self.silence = silence
         self.now = now
+        self.weighty = weighty
         self._listening: Wanted | None = None
 
     def answers(self) -> Iterator[Answer]:
@@ -107,7 +116,7 @@ class SetupListener:
             if transcript is None:
                 continue
             quiet_since = self.now()
-            yield accepted(transcript, self.recogniser, lang), None
+            yield accepted(transcript, self.recogniser, lang, self.weighty), None
 
     def _listen(self) -> str:
         wanted = self.wanted()
