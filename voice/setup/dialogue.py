@@ -266,10 +266,7 @@ class SetupDialogue:
             return Reply("spell_again", self._letters())
         if self.after:
             return Reply("after_game_again", self._summary())
-        step = self._step()
-        if step == "ask_players" and self.plan.players:
-            step = "more_players"
-        return Reply(step + "_again", self._summary())
+        return Reply(self._question() + "_again", self._summary())
 
     def _step(self) -> str:
         if self.plan.game is None:
@@ -288,12 +285,16 @@ class SetupDialogue:
             self._short[key] = problem.more if isinstance(problem, TooFew) else 0
         return self._short[key]
 
+    def _question(self) -> str:
+        """The prompt of the step: asking for players while some are set asks who else
+        ("Pantone mit Sam. Wer spielt noch mit?")."""
+        step = self._step()
+        return "more_players" if step == "ask_players" and self.plan.players else step
+
     def _next(self, key: str | None = None) -> Reply:
         """The next step's question; after ``key`` ("went_back"), if given."""
-        step = self._step()
+        step = self._question()
         data = self._summary()
-        if step == "ask_players" and self.plan.players:
-            step = "more_players"  # "Pantone mit Sam. Wer spielt noch mit?"
         if key is not None:
             return Reply(key, {**data, "next": step})
         return Reply(step, data)
@@ -314,7 +315,9 @@ def _said_letters(letters: str) -> str:
 
 
 def _without_fillers(text: str, fillers: frozenset[str]) -> str:
-    """``text`` without filler words at its ends ("okay, fertig bitte": "fertig")."""
+    """``text`` without filler words at its ends ("okay, fertig bitte": "fertig"), its
+    last word kept: unlike the set-up answer's core, "fertig" and "done" are also frame
+    words, and here they are the answer."""
     words = text.split()
     while len(words) > 1 and words[0] in fillers:
         words.pop(0)

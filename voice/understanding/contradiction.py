@@ -77,9 +77,7 @@ def contradicted(
     denied: list[str] = []
     names_last = False
     denied_first = False  # "nein, nicht blau, rot"; "rot, nicht blau" is a move said again
-    sentences = _sentences(raw if raw is not None else norm)
-    first = sentences[0][0] if sentences else None
-    for sentence, asked in sentences:
+    for n, (sentence, asked) in enumerate(_sentences(raw if raw is not None else norm)):
         tokens = fallback.tokens(normalize(sentence))
         spans = fallback.spans(tokens)
         if not spans:
@@ -89,7 +87,7 @@ def contradicted(
         for i, span in enumerate(spans):
             if span.slot == "colour":
                 # "nicht lila, orange": orange is said; "nope, orange": the no answers
-                after = spans[i - 1].end if i else int(answers_no and sentence is first)
+                after = spans[i - 1].end if i else int(answers_no and n == 0)
                 (denied if _denied(tokens, span, refusal, after) else said).append(str(span.value))
                 denied_first = denied_first or (denied == [was] and not said)
             elif last.get(span.slot) == span.value and span.value not in now.get(span.slot, ()):

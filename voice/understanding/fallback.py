@@ -260,9 +260,9 @@ class Fallback:
 
 
 VALUE_SLOTS = frozenset({"colour", "object", "player", "word"})
+"""Slots whose values, named in an utterance, must all be part of its meaning."""
 CELL_SLOTS = frozenset({"row", "column"})
 """Slots of a square named by row and column (voice.understanding.intents: ``_cell``)."""
-"""Slots whose values, named in an utterance, must all be part of its meaning."""
 
 
 def refused(

@@ -111,12 +111,12 @@ class Grammar:
         """Requests to the game master that are cheap to undo or asked first (slower, a
         pause, the rules): found by their key words too, asked or not."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
+        """Moves whose values must never come from a negation, question, wish or advice."""
         cells = game.get("cells") or {}
         self.cell_columns: int | None = int(cells["columns"]) if "columns" in cells else None
         """A board of this many columns whose squares may be named by row and column
         (``cells`` of a game file): a ``row`` and a ``column`` slot are then its ``slot``."""
         self.cell_slot: str = str(cells.get("slot", "object"))
-        """Moves whose values must never come from a negation, question, wish or advice."""
         self.guard_words: dict[str, frozenset[str]] = {
             kind: frozenset(normalize(w) for w in words)
             for kind, words in (common.get("guard_words") or {}).items()
