@@ -65,6 +65,21 @@ class PulseAudio:
             env=self.env,
         )
 
+    def room_tone(self, sink: str, db: float = -40.0) -> subprocess.Popen:
+        """A room's own faint noise, played into ``sink`` until the returned process is
+        stopped: a real room is never digitally silent, and pocketsphinx's endpointer and
+        normalisation are misled by digital silence between clips (the room's null sink
+        gives zeros when nothing plays)."""
+        return subprocess.Popen(
+            ["sh", "-c", f"sox -q -n -r 16000 -c 1 -b 16 -t raw - synth 3600 pinknoise vol {db}dB"
+             f" | pacat --server={self.server} --device={sink} --raw --rate=16000"
+             " --channels=1 --format=s16le --latency-msec=200"],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+
     def stop(self) -> None:
         self.daemon.terminate()
         try:

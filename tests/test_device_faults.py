@@ -14,6 +14,7 @@ import dataclasses
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import threading
@@ -435,6 +436,7 @@ def test_a_game_is_set_up_by_voice_through_the_microphone(room, pulse, tmp_path)
     with pytest.MonkeyPatch.context() as patch:  # the household remembered from before:
         patch.setenv("XDG_DATA_HOME", env["XDG_DATA_HOME"])  # its names can be heard
         save_household(Household(players=["Anna", "Ben"]), household_file())
+    tone = pulse.room_tone(ROOM)  # the kitchen's own faint noise, never digital silence
     game = Terminal(
         ["play", "--lang", "de", "--input", "mic", "--voice", "text", "--seed", "1"], env
     )
@@ -464,6 +466,8 @@ def test_a_game_is_set_up_by_voice_through_the_microphone(room, pulse, tmp_path)
     finally:
         if game.proc.poll() is None:
             game.proc.kill()
+        os.killpg(tone.pid, signal.SIGTERM)
+        tone.wait(10)
     assert code == 0, game.text
     assert "Alle meine Farben mit Anna und Ben" in game.out.decode(), game.text
     assert "Traceback" not in game.err.decode()

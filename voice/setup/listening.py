@@ -2,7 +2,8 @@
 microphone as the game's, restricted to the set-up's sentences, with typed answers still
 taken at the same time.
 
-What the recogniser is not sure of is never taken as an answer: below two thirds of the
+What the recogniser is not sure of is never taken as an answer (and where it heard no
+words at all, nothing is said: the silence goes on): below two thirds of the
 engine's ``ignore`` confidence (its own scale, :class:`voice.recognition.base.Thresholds`:
 what the games take for table talk) the table gets the short repeat of the question, as
 after silence; a "ja" / "yes" that would start the game needs the ``confirm`` confidence.
@@ -47,6 +48,15 @@ def accepted(
     else:
         needed = thresholds.ignore * ANSWER_SHARE
     return text if transcript.confidence >= needed else None
+
+
+def nothing_said(transcript: Transcript) -> bool:
+    """Whether the recogniser heard no words at all (no text, or confidence 0: its
+    phone loop heard no phone). Such a blip is not answered: a repeat said at once
+    would talk over the player who starts to speak just after it, and swallow their
+    first words as farbspiel's own voice (measured through the microphone: a click of
+    room noise as the stream opened made "Alle meine Farben" heard as "Farben")."""
+    return not transcript.text.strip() or transcript.confidence <= 0.0
 
 
 ANSWER_SHARE = 2 / 3
@@ -113,10 +123,12 @@ class SetupListener:
                 continue
             discarding = False
             transcript = self.recogniser.accept(chunk.data)
-            if transcript is None:
-                continue
-            quiet_since = self.now()
-            yield accepted(transcript, self.recogniser, lang, self.weighty), None
+            if transcript is not None and not nothing_said(transcript):
+                quiet_since = self.now()
+                yield accepted(transcript, self.recogniser, lang, self.weighty), None
+            elif self.now() - quiet_since >= self.silence:  # a room is never without sound
+                quiet_since = self.now()
+                yield None, None
 
     def _listen(self) -> str:
         wanted = self.wanted()
