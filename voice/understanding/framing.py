@@ -240,6 +240,12 @@ def aside(
             found, values = inner
         if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
+        if not first and any(
+            _another(parser.exact(" ".join(words[p:]), allowed), found)
+            for p in pauses
+            if cut < p < len(words)
+        ):
+            continue  # "ja, ich hab meine auch, bereit!": the remark ends in another sentence
         # a remark after a request that moves nothing may deny and name things: "nochmal
         # bitte, ich hab's nicht verstanden", "pause please, the phone's ringing" (but it
         # says nothing for the game itself: "okay, keinen Bock mehr. beenden")
@@ -256,6 +262,7 @@ def aside(
             (joined and _contrast(parser, remark, found.slots))
             or (first and _reason_before(parser, remark, found, allowed))
             or _only_remark(parser, remark, found.slots, possible, may_deny=plain)
+            or (cut in pauses and _asks_beside(parser, remark, found, allowed))
         ):
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
@@ -276,6 +283,31 @@ def _reason_before(
     guard = parser.grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
     return not (asking & set(remark)) and remark[0] not in guard.get("question_start", ())
+
+
+def _another(said: Intent | None, found: Intent) -> bool:
+    """Is ``said`` a sentence that says something else than ``found`` ("Yellow phone.
+    Yep, yellow." says it again)?"""
+    return said is not None and (
+        said.name != found.name or any(found.slots.get(k, v) != v for k, v in said.slots.items())
+    )
+
+
+def _asks_beside(
+    parser: Matcher, remark: list[str], found: Intent, allowed: frozenset[str] | None
+) -> bool:
+    """A question said beside a question or request that only tells something, after or
+    before a pause: "What do I do now? Help.", "Welcher Stapel war das? Sag nochmal
+    bitte." It asks what the sentence asks, in other words; it may name no value (a
+    colour, a player, a word card: "Rot. Wer ist dran?" is a move and a question) and
+    no part of it may be a sentence of its own."""
+    if found.name not in parser.grammar.question_intents or found.slots:
+        return False
+    if parser.exact(" ".join(remark), allowed) is not None:
+        return False
+    fallback = parser.fallback
+    spans = fallback.spans(fallback.tokens(" ".join(remark)))
+    return not any(span.slot in VALUE_SLOTS for span in spans)
 
 
 def _only_remark(
@@ -306,11 +338,19 @@ def _only_remark(
         return True
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
+    about_someone = any(slot in PERSONAL_SLOTS or slot == "player" for slot in slots)
     return all(
         slots.get(span.slot) == span.value
         or (span.slot in possible and span.value not in possible[span.slot])
+        or (span.slot in PERSONAL_SLOTS and not about_someone)
         for span in spans
     )
+
+
+PERSONAL_SLOTS = frozenset({"self"})
+"""Slots a pronoun fills ("meine", "ich", "my"): in a remark beside a sentence about no
+player they are only the speaker talking ("rosa, weil meine Schultüte rosa war"); beside
+one about a player they may say whose it is, and the remark is more than a remark."""
 
 
 def _contrast(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -> bool:

@@ -165,7 +165,10 @@ class IntentParser:
         if framed is not None and (found is None or not self._wild(framed[0])):
             return framed  # "game master, Anna played red": not a stranger "game master …"
         if found is not None:
-            return found, None
+            # a stranger's name that runs over a try taken back is no name: "Cem had blue,
+            # no wait, Cem had purple"
+            taken_back = retracted(self, norm, raw, allowed, slots)
+            return taken_back if taken_back is not None else (found, None)
         beside = framing.aside(self, norm, raw, allowed, slots)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside

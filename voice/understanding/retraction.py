@@ -6,7 +6,9 @@ correction or negation frame ("nein", "warte", "quatsch", "no wait", "I mean"), 
 pause behind it ("Grün. Äh, nee, rosa. Rosa fürs Haus."), is the move, as if said
 alone, when it is a move with a colour and what stands before it is only a try at the
 same kind of value (a colour, the object in play): nobody named ("Ben, nicht rot, gelb"
-is advice), no question or either-or. A "no" takes back only before a pause ("no red,
+is advice, unless the move names the same player: "Cem had blue, no wait, Cem had
+purple"), no question or either-or. A word card is said again the same way ("School, no
+wait, Holiday"). A "no" takes back only before a pause ("no red,
 no green" refuses both); "warte", "quatsch", "I mean" always do. The guard then reads the
 sentence after it alone: its "nein" took back the try, not the move.
 """
@@ -25,6 +27,20 @@ TAKE_BACK = ("correction", "negation")
 
 TRIED = frozenset({"colour", "object"})
 """Values a try that is taken back may hold."""
+
+
+SAID_AGAIN = ("colour", "word")
+"""A move said again after a try carries one of these values: a colour, a word card
+("School, no wait, Holiday")."""
+
+
+def _tried(slot: str, value: Any, move: Intent) -> bool:
+    """May a try taken back hold this value? One of the kind tried (a colour, the object,
+    the move's own kind of value), or the player the move names too ("Cem had blue, no
+    wait, Cem had purple"); another player named makes it advice ("Ben, nicht rot, gelb")."""
+    if slot == "player":
+        return bool(move.slots.get("player") == value)
+    return slot in TRIED or (slot in SAID_AGAIN and slot in move.slots)
 
 
 NAME_SURE = 0.85
@@ -106,12 +122,14 @@ def retracted(
         if (
             found is None
             or found.name not in parser.frame_guarded
-            or not isinstance(found.slots.get("colour"), str)
+            or not any(isinstance(found.slots.get(slot), str) for slot in SAID_AGAIN)
         ):
             continue
         before = fallback.tokens(" ".join(words[:cut]))
         spans = fallback.spans(before)
-        if not spans or any(s.slot not in TRIED for s in spans) or asking & set(before):
+        if not spans or not all(_tried(s.slot, s.value, found) for s in spans):
+            return None
+        if asking & set(before):
             return None
         return Intent(found.name, found.slots, norm, found.score), Core(text)
     return None

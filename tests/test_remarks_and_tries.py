@@ -1,0 +1,84 @@
+"""Sentences as people say them around a move (issue 24), read in the corpora's own
+situations: a reason beside the move that mentions the speaker ("rosa, weil meine
+Schultüte rosa war"), a question said beside a request that only tells something
+("What do I do now? Help."), a try at a word card or at a player's colour taken back in
+the same breath ("School, no wait, Holiday", "Cem had blue, no wait, Cem had purple"),
+and words that only stress ("I honestly don't remember"). And what stays no move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from voice.bench.understanding import Case, Setup, Tables, _before, _read, corpus_files
+from voice.session.adapters import ADAPTERS
+
+TABLES = Tables()
+
+
+def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | None:
+    _, _, doc = _read(corpus_files(game, lang)[0])
+    base = doc.get("setup") or {}
+    adapter = ADAPTERS[game]
+    options = {**adapter.default_options(lang), **(base.get("options") or {})}
+    setup = Setup(
+        tuple(base.get("players") or ("Anna", "Ben", "Cem")),
+        int(base.get("seed", 0)),
+        base.get("first"),
+        options,
+    )
+    before = tuple(_before(situation, doc.get("situations") or {}, "test"))
+    session = TABLES.session(Case(game, lang, text, setup, before, None))
+    phase = session.phase()
+    found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
+    return None if found is None else found.to_json()
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "intent", "slots"),
+    [
+        ("de", "reveal", "Rosa, weil meine Schultüte rosa war", "reveal", {"colour": "pink"}),
+        ("en", "reveal", "pink, because my schoolbag was pink", "reveal", {"colour": "pink"}),
+        ("de", "side", "Schule, nee warte, Urlaub", "choose_side", {"word": "Urlaub"}),
+        ("en", "side", "School, no wait, Holiday", "choose_side", {"word": "Holiday"}),
+        ("en", "naming", "Cem had blue, no wait, Cem had purple.", "name_colour",
+         {"player": "Cem", "colour": "purple"}),
+        ("en", "naming", "What do I do now? Help.", "help", {}),
+        ("de", "naming", "Was muss ich jetzt machen? Hilfe!", "help", {}),
+        ("en", "naming", "Which stack did I get? Repeat that please.", "repeat", {}),
+    ],
+)  # fmt: skip
+def test_said_around_a_sentence_is_understood(lang, situation, text, intent, slots):
+    assert parse("farben", lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "reveal", "Red. Whose turn is it?"),  # a move and a question: not taken alone
+        ("en", "naming", "Cem had blue, no wait, Anna had purple."),  # another player
+        ("en", "naming", "Ben, not red, yellow"),  # advice to Ben
+    ],
+)
+def test_what_is_more_than_a_remark_or_a_try_is_no_move(lang, situation, text):
+    found = parse("farben", lang, situation, text)
+    assert found is None or found["intent"] not in {"reveal", "name_colour"}, found
+
+
+def test_a_remark_that_ends_in_another_sentence_is_not_a_remark():
+    """"Ja" with a remark that ends in "bereit" is the "bereit", not a yes."""
+    assert parse("farben", "de", "choosing", "Ja, ich hab meine auch, bereit!") == {
+        "intent": "ready",
+        "slots": {},
+    }
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "I honestly don't remember"), ("de", "Ich weiß es echt nicht mehr")],
+)
+def test_words_that_only_stress_change_nothing(lang, text):
+    plain = {"en": "I don't remember", "de": "Ich weiß es nicht mehr"}[lang]
+    assert parse("farben", lang, "naming", text) == parse("farben", lang, "naming", plain)
+    assert parse("farben", lang, "naming", text) is not None
