@@ -67,7 +67,7 @@ def test_what_is_more_than_a_remark_or_a_try_is_no_move(lang, situation, text):
 
 
 def test_a_remark_that_ends_in_another_sentence_is_not_a_remark():
-    """"Ja" with a remark that ends in "bereit" is the "bereit", not a yes."""
+    """ "Ja" with a remark that ends in "bereit" is the "bereit", not a yes."""
     assert parse("farben", "de", "choosing", "Ja, ich hab meine auch, bereit!") == {
         "intent": "ready",
         "slots": {},
