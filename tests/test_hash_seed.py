@@ -51,12 +51,11 @@ COLOURS = ("alle-meine-farben", "de", ["Anna", "Ben"], {"variant": "basic"})
 COLOURS_EN = ("alle-meine-farben", "en", ["Anna", "Ben"], {"variant": "basic"})
 
 CASES: list[tuple[tuple[Any, ...], list[str], str, Any]] = [
-    # "pass" is as near to "passe" (the guesser passes) as to "passt" (yes, it fits): in
-    # the guess window a pass is what the phase expects, asked about first (a slip
-    # between two known words)
-    (PANTONE, GUESSING, "pass", ["pass", {}, 0.75]),
-    # "ich passt" is no sentence at all: nothing else was meant, nothing to ask
-    (PANTONE, GUESSING, "ok ich pass", ["pass", {}, 0.957]),
+    # "pass" was as near to "passe" (the guesser passes) as to "passt" (yes, it fits);
+    # since "ich pass" is a pass as typed, it is nearest to that, under every seed
+    (PANTONE, GUESSING, "pass", ["pass", {}, 0.889]),
+    # "ich pass" is said so (typed): nothing else was meant, nothing to ask
+    (PANTONE, GUESSING, "ok ich pass", ["pass", {}, 1.0]),
     # frames of the same words and two kinds ("ach nein": an exclamation and a correction;
     # "nee nee": a negation and a correction) are both: right after a move they correct it
     (COLOURS, ["blau"], "ach nein grün", ["correction", {"colour": "green"}, 1.0]),

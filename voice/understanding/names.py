@@ -180,7 +180,9 @@ class NameParser(IntentParser):
             if again is not None:
                 return again
         if may_guess and (self._negated(norm) or self._would_have(norm) or self._past(norm)):
-            return Intent(THINKING, {}, norm, 1.0)
+            return self._said_beside(norm, text, allowed_set, slots) or Intent(
+                THINKING, {}, norm, 1.0
+            )
         names = self._names_in(norm) if may_guess else []
         if len(names) > 1:  # "Mickey or Minnie?": one try each, so no guess yet
             return Intent(THINKING, {"names": names}, norm, 1.0)
@@ -209,6 +211,23 @@ class NameParser(IntentParser):
                 return None  # "penalty for man": a command with a word misheard, no guess
             return (heard and self._by_sound(norm)) or self._free_guess(norm, text)
         return result
+
+    def _said_beside(
+        self,
+        norm: str,
+        text: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """A command said beside a denying remark, parted from it by a pause, in the guess
+        window: "Ich hab keine Idee, passe", "Sag das bitte nochmal, ich hab's nicht
+        verstanden." No character may be named (that is thinking aloud about names), and
+        the command must be understood for sure."""
+        if not any(mark in text for mark in ",.;:!?") or self._names_in(norm):
+            return None
+        others = (allowed or self.grammar.intent_names) - {self.intent, THINKING}
+        found = super().parse(text, others, slots)
+        return found if found is not None and found.score >= 1.0 else None
 
     def _to_a_player(self, norm: str) -> bool:
         """Is ``norm`` said to a player by name ("…, Ben", "Remember, Cem, …")?"""
