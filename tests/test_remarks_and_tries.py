@@ -82,3 +82,29 @@ def test_words_that_only_stress_change_nothing(lang, text):
     plain = {"en": "I don't remember", "de": "Ich weiß es nicht mehr"}[lang]
     assert parse("farben", lang, "naming", text) == parse("farben", lang, "naming", plain)
     assert parse("farben", lang, "naming", text) is not None
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "slots"),
+    [
+        ("de", "haus", "Hmm, blau oder grün... blau. Das Haus ist blau.",
+         {"object": 8, "colour": "blue"}),
+        ("de", "haus", "Ich male das Haus rosa an, so wie das Barbiehaus.",
+         {"object": 8, "colour": "pink"}),
+    ],
+)  # fmt: skip
+def test_a_move_said_in_full_after_thinking_or_with_a_likeness(lang, situation, text, slots):
+    assert parse("alle-meine-farben", lang, situation, text) == {"intent": "place", "slots": slots}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nicht blau, das Haus ist blau.",  # says two things
+        "Der Ball wird rot. Das Haus ist blau.",  # two moves
+        "Ben, rot! Das Haus ist blau.",  # advice to Ben before it
+    ],
+)
+def test_a_move_after_other_moves_or_its_own_denial_is_not_taken(text):
+    found = parse("alle-meine-farben", "de", "haus", text)
+    assert found is None or found["intent"] != "place", found

@@ -322,7 +322,11 @@ def _only_remark(
     a request that moves nothing, it may deny and name things ("kurz anhalten bitte, das
     Telefon klingelt"); it only may not ask."""
     grammar = parser.grammar
-    words = remark[1:] if remark[0] in grammar.frames.asides else remark
+    lead = grammar.opening(remark)  # "so wie ein echter Mülleimer", "just like chalk"
+    if lead < len(remark) and remark[lead] in grammar.frames.asides:
+        words = remark[lead + 1 :]
+    else:
+        words = remark
     guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
     if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back

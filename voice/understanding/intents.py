@@ -25,7 +25,7 @@ from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
-from voice.understanding.retraction import retracted
+from voice.understanding.retraction import decided, retracted
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -175,6 +175,9 @@ class IntentParser:
         taken_back = retracted(self, norm, raw, allowed, slots)  # "gelb, nein warte, orange"
         if taken_back is not None:
             return taken_back
+        made = decided(self, norm, raw, allowed)  # "hmm, blau oder grün... Das Haus ist blau."
+        if made is not None:
+            return made
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
             guessed = question(

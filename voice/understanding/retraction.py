@@ -133,3 +133,47 @@ def retracted(
             return None
         return Intent(found.name, found.slots, norm, found.score), Core(text)
     return None
+
+
+def decided(
+    parser: Matcher,
+    norm: str,
+    raw: str | None,
+    allowed: frozenset[str] | None,
+) -> tuple[Intent, Core] | None:
+    """A move said in full after thinking aloud, behind a pause: "Hmm, blau oder grün ...
+    blau. Das Haus ist blau.", "Uhh ... pink? Yeah, pink hat." The last sentence names the
+    move's object (or player) and its colour; what stands before it only weighs colours:
+    it names no other object or player and says no "not" to the colour chosen."""
+    if raw is None:
+        return None
+    words = norm.split()
+    pauses = sorted(parser.grammar.frames.pauses(raw, len(words)), reverse=True)
+    fallback = parser.fallback
+    refusal = parser.grammar.guard_words.get("refusal", frozenset())
+    for cut in pauses:
+        if not 0 < cut < len(words):
+            continue
+        text = " ".join(words[cut:])
+        found = parser.exact(text, allowed)
+        if found is None:
+            inner = framed(parser, text, None, allowed)
+            found = inner[0] if inner is not None else None
+        if (
+            found is None
+            or found.name not in parser.frame_guarded
+            or not isinstance(found.slots.get("colour"), str)
+            or len(found.slots) < 2
+        ):
+            continue
+        before = fallback.tokens(" ".join(words[:cut]))
+        for span in fallback.spans(before):
+            if span.slot == "colour":
+                if span.value == found.slots["colour"] and any(
+                    t in refusal for t in before[max(0, span.start - 2) : span.start]
+                ):
+                    return None  # "nicht lila ... der Hut wird lila" says two things
+            elif span.slot not in found.slots or found.slots[span.slot] != span.value:
+                return None  # another object or player: two moves, or advice
+        return Intent(found.name, found.slots, norm, found.score), Core(text)
+    return None
