@@ -195,6 +195,9 @@ def remark_forbidden(grammar: Grammar) -> frozenset[str]:
 
 MAX_ASIDE = 8
 """At most this many words of a remark beside the sentence."""
+MAX_REASON = 14
+"""At most this many words of a reason said before a sentence, after a pause: reasons run
+longer ("I can't go, I've only got red and blue. Pass.")."""
 
 
 def aside(
@@ -228,7 +231,7 @@ def aside(
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
-        if len(remark) > MAX_ASIDE:
+        if len(remark) > (MAX_REASON if first else MAX_ASIDE):
             continue
         text = " ".join(core)
         found = _as_core(parser, text, allowed)
