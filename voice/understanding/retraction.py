@@ -90,6 +90,16 @@ def name_taken_back(
     return None
 
 
+def _move(parser: Matcher, text: str, allowed: frozenset[str] | None) -> Intent | None:
+    """The move ``text`` makes as it stands, matched exactly or inside frames (``None``:
+    none, or something that is no move)."""
+    found = parser.exact(text, allowed)
+    if found is None:
+        inner = framed(parser, text, None, allowed)
+        found = inner[0] if inner is not None else None
+    return found if found is not None and found.name in parser.frame_guarded else None
+
+
 def retracted(
     parser: Matcher,
     norm: str,
@@ -115,15 +125,8 @@ def retracted(
         if not core:
             continue
         text = " ".join(core)
-        found = parser.exact(text, allowed)
-        if found is None:
-            inner = framed(parser, text, None, allowed)
-            found = inner[0] if inner is not None else None
-        if (
-            found is None
-            or found.name not in parser.frame_guarded
-            or not any(isinstance(found.slots.get(slot), str) for slot in SAID_AGAIN)
-        ):
+        found = _move(parser, text, allowed)
+        if found is None or not any(isinstance(found.slots.get(s), str) for s in SAID_AGAIN):
             continue
         before = fallback.tokens(" ".join(words[:cut]))
         spans = fallback.spans(before)
@@ -155,16 +158,8 @@ def decided(
         if not 0 < cut < len(words):
             continue
         text = " ".join(words[cut:])
-        found = parser.exact(text, allowed)
-        if found is None:
-            inner = framed(parser, text, None, allowed)
-            found = inner[0] if inner is not None else None
-        if (
-            found is None
-            or found.name not in parser.frame_guarded
-            or not isinstance(found.slots.get("colour"), str)
-            or len(found.slots) < 2
-        ):
+        found = _move(parser, text, allowed)
+        if found is None or not isinstance(found.slots.get("colour"), str) or len(found.slots) < 2:
             continue
         before = fallback.tokens(" ".join(words[:cut]))
         for span in fallback.spans(before):
