@@ -88,7 +88,9 @@ def contradicted(
             if span.slot == "colour":
                 # "nicht lila, orange": orange is said; "nope, orange": the no answers
                 after = spans[i - 1].end if i else int(answers_no and n == 0)
-                (denied if _denied(tokens, span, refusal, after) else said).append(str(span.value))
+                (denied if is_denied(tokens, span, refusal, after) else said).append(
+                    str(span.value)
+                )
                 denied_first = denied_first or (denied == [was] and not said)
             elif last.get(span.slot) == span.value and span.value not in now.get(span.slot, ()):
                 names_last = True
@@ -110,7 +112,7 @@ def _sentences(text: str) -> list[tuple[str, bool]]:
     return [(m.group(0), m.group(0).rstrip().endswith("?")) for m in _SENTENCE.finditer(text)]
 
 
-def _denied(tokens: list[str], span: Span, refusal: frozenset[str], after: int = 0) -> bool:
+def is_denied(tokens: list[str], span: Span, refusal: frozenset[str], after: int = 0) -> bool:
     """Is the colour at ``span`` denied ("nicht gelb", "wasn't green", "not the blue")?
     A refusal before another value (ending at ``after``) denies that one, not this."""
     before = tokens[max(after, span.start - NEGATION_REACH) : span.start]

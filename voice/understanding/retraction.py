@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from voice.understanding.contradiction import is_denied
 from voice.understanding.framing import Matcher, framed
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core, Intent
@@ -130,9 +131,11 @@ def retracted(
             continue
         before = fallback.tokens(" ".join(words[:cut]))
         spans = fallback.spans(before)
-        if not spans or not all(_tried(s.slot, s.value, found) for s in spans):
-            return None
-        if asking & set(before):
+        if (
+            not spans
+            or not all(_tried(s.slot, s.value, found) for s in spans)
+            or asking & set(before)
+        ):
             return None
         return Intent(found.name, found.slots, norm, found.score), Core(text)
     return None
@@ -164,9 +167,7 @@ def decided(
         before = fallback.tokens(" ".join(words[:cut]))
         for span in fallback.spans(before):
             if span.slot == "colour":
-                if span.value == found.slots["colour"] and any(
-                    t in refusal for t in before[max(0, span.start - 2) : span.start]
-                ):
+                if span.value == found.slots["colour"] and is_denied(before, span, refusal):
                     return None  # "nicht lila ... der Hut wird lila" says two things
             elif span.slot not in found.slots or found.slots[span.slot] != span.value:
                 return None  # another object or player: two moves, or advice
