@@ -11,25 +11,20 @@ from typing import Any
 
 import pytest
 
-from voice.bench.understanding import Case, Setup, Tables, _before, _read, corpus_files
-from voice.session.adapters import ADAPTERS
+from voice.bench.understanding import Tables, _entry_cases, _read, corpus_files
 
 TABLES = Tables()
 
 
 def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | None:
+    """What ``text`` is understood as in ``situation`` of the game's corpus, set up as
+    the corpus's own entries are."""
     _, _, doc = _read(corpus_files(game, lang)[0])
-    base = doc.get("setup") or {}
-    adapter = ADAPTERS[game]
-    options = {**adapter.default_options(lang), **(base.get("options") or {})}
-    setup = Setup(
-        tuple(base.get("players") or ("Anna", "Ben", "Cem")),
-        int(base.get("seed", 0)),
-        base.get("first"),
-        options,
+    entry = {"text": text, "before": situation, "never_move": True}
+    (case,) = _entry_cases(
+        game, lang, entry, doc.get("setup") or {}, doc.get("situations") or {}, "test"
     )
-    before = tuple(_before(situation, doc.get("situations") or {}, "test"))
-    session = TABLES.session(Case(game, lang, text, setup, before, None))
+    session = TABLES.session(case)
     phase = session.phase()
     found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
     return None if found is None else found.to_json()
