@@ -113,20 +113,19 @@ class SetupListener:
                     quiet_since = self.now()
                     continue
             chunk = self.source.read(POLL_SECONDS)
-            if chunk is None or self.gate.own_voice(chunk):
-                if chunk is not None and not discarding:
+            if chunk is not None and self.gate.own_voice(chunk):
+                if not discarding:
                     self.recogniser.reset()  # our own question must not start an answer
                     discarding = True
-                if self.now() - quiet_since >= self.silence:
+            elif chunk is not None:
+                discarding = False
+                transcript = self.recogniser.accept(chunk.data)
+                if transcript is not None and not nothing_said(transcript):
                     quiet_since = self.now()
-                    yield None, None
-                continue
-            discarding = False
-            transcript = self.recogniser.accept(chunk.data)
-            if transcript is not None and not nothing_said(transcript):
-                quiet_since = self.now()
-                yield accepted(transcript, self.recogniser, lang, self.weighty), None
-            elif self.now() - quiet_since >= self.silence:  # a room is never without sound
+                    yield accepted(transcript, self.recogniser, lang, self.weighty), None
+                    continue
+            # nothing came, our own voice, or the room's sound without words
+            if self.now() - quiet_since >= self.silence:
                 quiet_since = self.now()
                 yield None, None
 
