@@ -103,3 +103,49 @@ def test_a_move_said_in_full_after_thinking_or_with_a_likeness(lang, situation, 
 def test_a_move_after_other_moves_or_its_own_denial_is_not_taken(text):
     found = parse("alle-meine-farben", "de", "haus", text)
     assert found is None or found["intent"] != "place", found
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "situation", "text", "intent", "slots"),
+    [
+        ("alle-meine-farben", "de", "telefon", "Gelb, nee, orange! Orange.", "place",
+         {"colour": "orange"}),
+        ("alle-meine-farben", "de", "telefon", "Ähm... grün? Ja, grün.", "place",
+         {"colour": "green"}),
+        ("alle-meine-farben", "de", "telefon",
+         "Gelb geht nicht, das liegt schon... ähm, dann nehm ich rosa.", "place",
+         {"colour": "pink"}),
+        ("farben", "en", "naming", "Cem had orange, no hang on, green. Green.", "name_colour",
+         {"player": "Cem", "colour": "green"}),
+        ("farben", "en", "naming", "Anna was... um... yellow? Yeah, I think yellow.",
+         "name_colour", {"player": "Anna", "colour": "yellow"}),
+        ("pantone", "en", "guessing", "Tinker Bell? No wait, Peppa Pig!", "guess",
+         {"character": "Peppa Pig"}),
+    ],
+)  # fmt: skip
+def test_the_value_a_player_settles_on_is_the_move(game, lang, situation, text, intent, slots):
+    """Weighing aloud, asking oneself, taking a try back: the last value said counts
+    ("Gelb, nee, orange! Orange." is orange, not two cards for the assistant)."""
+    assert parse(game, lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "situation", "text"),
+    [
+        ("alle-meine-farben", "de", "telefon", "Grün? Ben, nimm grün."),  # advice to Ben
+        ("alle-meine-farben", "de", "telefon", "Gelb. Oder grün?"),  # still asking
+        ("alle-meine-farben", "de", "telefon", "Nicht lila... lila."),  # says two things
+        ("pantone", "en", "guessing", "Tigger? No, Garfield?"),  # still thinking aloud
+    ],
+)
+def test_what_is_still_weighed_or_advice_is_not_settled(game, lang, situation, text):
+    found = parse(game, lang, situation, text)
+    assert found is None or found["intent"] != "place", found
+    assert found is None or found["slots"].get("character") != "Garfield", found
+
+
+def test_a_wish_after_a_move_takes_nothing_back():
+    assert parse("farben", "en", "scoring", "Grandmother for Ben, good luck") == {
+        "intent": "choose_stack",
+        "slots": {"word": "Grandmother", "player": "Ben"},
+    }

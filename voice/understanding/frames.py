@@ -48,6 +48,7 @@ MAX_READINGS = 8
 _PAUSE = re.compile(r"[,;:.!?…–—]+|\s-\s")
 """Typed punctuation that marks a pause between a frame and the core ("no, green")."""
 _RUN = re.compile(r"(.)\1+")
+_MARK = re.compile(r"([,;:.!?…–—]+|\s-\s)")
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,19 @@ class Frames:
     def pauses(self, raw: str, count: int) -> frozenset[int]:
         """Word positions of ``raw`` that follow a typed pause (comma, full stop …)."""
         return _pauses(raw, count)
+
+    def asked(self, raw: str) -> frozenset[int]:
+        """Word positions of ``raw`` that a typed "?" follows (how many words stand
+        before it): "Tinker Bell? No wait, Peppa Pig!" asks at 2 only."""
+        out: set[int] = set()
+        position = 0
+        for part in _MARK.split(raw):
+            if _MARK.fullmatch(part):
+                if "?" in part:
+                    out.add(position)
+            else:
+                position += len(normalize(part).split())
+        return frozenset(out)
 
     # --- frames at either end ----------------------------------------------------------
     def _lefts(

@@ -25,7 +25,7 @@ from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
-from voice.understanding.retraction import decided, retracted
+from voice.understanding.retraction import Settled, decided, retracted, settled
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -132,9 +132,8 @@ class IntentParser:
         if found.name not in self.grammar.guarded_intents:
             return False
         said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
-        return "?" in text or refused(
-            self.grammar, self.fallback, said, said_norm, found.slots, values
-        )
+        asks = "?" in text and not isinstance(values, Settled)
+        return asks or refused(self.grammar, self.fallback, said, said_norm, found.slots, values)
 
     def declined(self, text: str) -> None:
         """The player said no to what ``text`` was understood as (a parser that guessed
@@ -157,11 +156,14 @@ class IntentParser:
         if said_again is not None:
             return said_again, None
         found = self._as_said(norm, allowed, slots)
+        outside = None  # a sentence of another phase, said as it is ("orange, orange")
+        if found is not None and allowed is not None and found.name not in allowed:
+            outside, found = (found, None) if not self._wild(found) else (None, found)
         if found is not None and not self._wild(found):
             return found, None
         if found is not None and self._asked_name(found):
             return None, None  # "wer hatte gelb?" asks who; nobody is called "wer"
-        framed = self._framed(norm, raw, allowed)
+        framed = self._framed(norm, raw, allowed) if outside is None else None
         if framed is not None and (found is None or not self._wild(framed[0])):
             return framed  # "game master, Anna played red": not a stranger "game master …"
         if found is not None:
@@ -169,6 +171,9 @@ class IntentParser:
             # no wait, Cem had purple"
             taken_back = retracted(self, norm, raw, allowed, slots)
             return taken_back if taken_back is not None else (found, None)
+        made = settled(self, norm, raw, allowed)  # "Gelb, nee, orange! Orange."
+        if made is not None:
+            return made
         beside = framing.aside(self, norm, raw, allowed, slots)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside
@@ -178,6 +183,8 @@ class IntentParser:
         made = decided(self, norm, raw, allowed)  # "hmm, blau oder grün... Das Haus ist blau."
         if made is not None:
             return made
+        if outside is not None:  # read as this phase's sentence in frames, it is not
+            return outside, None  # "not now" is the answer
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
             guessed = question(

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from voice.understanding.contradiction import is_denied
+from voice.understanding.contradiction import NEGATION_REACH, is_denied
+from voice.understanding.fallback import Span
 from voice.understanding.framing import Matcher, framed
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core, Intent
@@ -75,12 +76,17 @@ def name_taken_back(
     """A guess said again after a name taken back in the same breath: "Tigger. Nee,
     Garfield!", "Tigger, äh, ich meine Garfield", "Elsa, no wait, Anna". Before the taking
     back there is a name and nothing that asks; after it, only the name said."""
-    if raw is not None and "?" in raw:
-        return None  # "Tigger? Nee, Garfield?" is still thinking aloud
     words = norm.split()
+    asked = grammar.frames.asked(raw) if raw is not None else frozenset()
+    pauses = grammar.frames.pauses(raw, len(words)) if raw is not None else frozenset()
     guard = grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
-    for cut in _cuts(grammar, words, raw):
+    cuts = _cuts(grammar, words, raw)
+    # the name may be said again after a pause: "Kasperl! Oder, nee, Gandalf. Gandalf."
+    starts = [s for c in cuts for s in (c, *sorted(p for p in pauses if p > c))]
+    for cut in dict.fromkeys(starts):
+        if any(q > cut for q in asked):
+            return None  # "Tigger? Nee, Garfield?" is still thinking aloud
         found = name_of(" ".join(words[cut:]))
         if found is None or found.score < NAME_SURE:
             continue
@@ -173,3 +179,120 @@ def decided(
                 return None  # another object or player: two moves, or advice
         return Intent(found.name, found.slots, norm, found.score), Core(text)
     return None
+
+
+class Settled(Core):
+    """The sentence a player settled on after thinking aloud: a "?" before it belonged to
+    a try weighed ("grün? ja, grün"), not to this sentence."""
+
+
+SETTLING = frozenset({"colour", "word", "player", "card", "character", "side", "place"})
+"""Values a player weighs aloud before settling on one."""
+
+
+def settled(
+    parser: Matcher,
+    norm: str,
+    raw: str | None,
+    allowed: frozenset[str] | None,
+) -> tuple[Intent, Core] | None:
+    """The move a player settles on at the end of an utterance after weighing values
+    aloud, asking themselves or taking a try back: "Gelb, nee, orange! Orange.",
+    "Ähm... grün? Ja, grün.", "Cem had orange, no hang on, green. Green.", "Blau geht
+    nicht, der Ball ist ja schon blau... dann nehm ich rosa".
+
+    The last sentence (behind a typed pause) is the move, or only its value, which then
+    replaces the same kind of value in the move said before it ("Cem had orange …
+    green": Cem had green). What stands before it names values of the same kinds only
+    (no other player or object: that is advice or another move) and at least one of them,
+    and the last sentence itself asks nothing."""
+    if raw is None:
+        return None
+    words = norm.split()
+    frames = parser.grammar.frames
+    pauses = sorted(frames.pauses(raw, len(words)))
+    if not pauses:
+        return None
+    asked = frames.asked(raw)
+    fallback = parser.fallback
+    refusal = parser.grammar.guard_words.get("refusal", frozenset())
+    hedge = parser.grammar.guard_words.get("hedge", frozenset())
+    for cut in reversed(pauses):
+        if any(q > cut for q in asked):
+            return None  # the last sentence asks: "blau oder grün?"
+        core = words[cut:]
+        text = " ".join(core)
+        found = _move(parser, text, allowed)
+        before = words[:cut]
+        tried = fallback.spans(before)
+        fuller = _into_earlier(parser, words[:cut], core, pauses, allowed)
+        if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
+            found = fuller  # "Cem had orange … green": Cem had green
+        if found is None:
+            continue
+        kinds = {s for s, v in found.slots.items() if s in SETTLING and isinstance(v, str | int)}
+        if not kinds or not any(span.slot in kinds for span in tried):
+            continue
+        said = {(s.slot, s.value) for s in fallback.spans(fallback.tokens(text))}
+        again = any((span.slot, span.value) in said for span in tried)  # "grün? ja, grün"
+        weighed = any(q <= cut for q in asked) or any(
+            t in refusal or t.endswith("n't") or frames.at(before, i, TAKE_BACK)
+            for i, t in enumerate(before)
+        )
+        if not (again or weighed):
+            continue  # "Grandmother for Ben, good luck": a wish, not a value taken back
+        if not again and hedge & set(before):
+            return None  # "red or maybe, no, orange": still weighing
+        for span in tried:
+            if span.slot in kinds:
+                if span.value == found.slots[span.slot] and _denied(before, span, refusal, pauses):
+                    return None  # "nicht lila ... lila": says two things
+            elif span.slot not in TRIED and found.slots.get(span.slot) != span.value:
+                return None  # another player or object: advice, or a second move
+        return Intent(found.name, found.slots, norm, found.score), Settled(text)
+    return None
+
+
+def _into_earlier(
+    parser: Matcher,
+    before: Sequence[str],
+    core: Sequence[str],
+    pauses: Sequence[int],
+    allowed: frozenset[str] | None,
+) -> Intent | None:
+    """A value said alone (``core``: "green", "on the left", "ich sag Gandalf") put into
+    the last move said before it in place of the value of its kind."""
+    fallback = parser.fallback
+    tokens = fallback.tokens(" ".join(core))
+    spans = fallback.spans(tokens)
+    values = {(s.slot, s.value) for s in spans}
+    if len(values) != 1:
+        return None
+    slot, value = values.pop()
+    covered = {i for s in spans for i in range(s.start, s.end)}
+    frame_words = parser.grammar.frames.words
+    if any(t not in frame_words for i, t in enumerate(tokens) if i not in covered):
+        return None  # more than the value: another sentence
+    ends = [len(before), *sorted((p for p in pauses if p < len(before)), reverse=True)]
+    for end in ends:
+        for start in [0, *(p for p in pauses if p < end)]:
+            earlier = _move(parser, " ".join(before[start:end]), allowed)
+            if (
+                earlier is not None
+                and isinstance(earlier.slots.get(slot), str | int)
+                and len(earlier.slots) > 1  # a move that holds more than the value
+            ):
+                return Intent(earlier.name, {**earlier.slots, slot: value}, "", earlier.score)
+    return None
+
+
+def _denied(
+    words: Sequence[str], span: Span, refusal: frozenset[str], pauses: Iterable[int]
+) -> bool:
+    """Is the value at ``span`` denied by a refusal right before it, with no pause
+    between ("nicht lila")? "nee, orange" takes a try back and says orange."""
+    start = max(0, span.start - NEGATION_REACH)
+    return any(
+        (t in refusal or t.endswith("n't")) and not any(j < p <= span.start for p in pauses)
+        for j, t in enumerate(words[start : span.start], start)
+    )
