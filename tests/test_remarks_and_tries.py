@@ -149,3 +149,29 @@ def test_a_wish_after_a_move_takes_nothing_back():
         "intent": "choose_stack",
         "slots": {"word": "Grandmother", "player": "Ben"},
     }
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "intent", "slots"),
+    [
+        ("de", "hint_asked", "Oh je, ich weiß meine Farbe selbst nicht mehr", "forgot", {}),
+        ("en", "hint_asked", "Oh no, I don't remember my own colour", "forgot", {}),
+        ("en", "reveal", "Brown, because of the camping trip", "reveal", {"colour": "brown"}),
+        ("de", "reveal", "Schwarz. Weil Schule halt doof war.", "reveal", {"colour": "black"}),
+        ("en", "naming", "Uh, Anna... Anna had blue, I think.", "name_colour",
+         {"player": "Anna", "colour": "blue"}),
+        ("de", "naming", "Also Mia... Mia hatte bunt.", "name_colour",
+         {"player": "Mia", "colour": "multicoloured"}),
+    ],
+)  # fmt: skip
+def test_words_that_stress_tell_a_story_or_start_again_change_nothing(
+    lang, situation, text, intent, slots
+):
+    """ "my own colour" is my colour; a word card in a story told beside the colour shown
+    names no card; a name said twice is one name, not a stranger "uh Anna Anna"."""
+    assert parse("farben", lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+def test_a_name_started_again_may_not_be_another_name():
+    found = parse("farben", "de", "naming", "Mia... Lena hatte lila.")
+    assert found is None or found["slots"].get("player") != "Lena", found

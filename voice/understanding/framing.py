@@ -350,8 +350,14 @@ def _only_remark(
         slots.get(span.slot) == span.value
         or (span.slot in possible and span.value not in possible[span.slot])
         or (span.slot in PERSONAL_SLOTS and not about_someone)
+        or (span.slot in STORY_SLOTS and possible and span.slot not in possible)
         for span in spans
     )
+
+
+STORY_SLOTS = frozenset({"word"})
+"""Lists whose values are a story's words where the phase takes none of them: "brown,
+because of the camping trip" names no word card while the colours are shown."""
 
 
 PERSONAL_SLOTS = frozenset({"self"})

@@ -315,21 +315,28 @@ class IntentParser:
             if start is None:
                 continue
             lead = 0  # words that only lead in: "let's say Anna", "jetzt weiß ich's: Lena"
+            named: set[tuple[str, Any]] = set()  # values said before: "uh Anna... Anna had"
             for cut in range(1, len(said)):
                 word = said[cut - 1]
-                if word not in loose:
+                slot = self.fallback.slot_of(word)
+                if slot not in (None, "self"):
+                    named.add((slot, self.fallback.spans([word])[0].value))
+                elif word not in loose:
                     lead += 1
                     if (
                         lead > MAX_LEAD_IN
                         or word in forbidden
                         or (lead == 1 and word in prompting)
                         or word.endswith("n't")
-                        or self.fallback.slot_of(word) not in (None, "self")
                     ):
                         break
                 text = " ".join(words[:start] + words[start + cut :])
                 again = self._exact(text, allowed)
-                if again is not None and not self._wild(again):
+                if (
+                    again is not None
+                    and not self._wild(again)
+                    and all(again.slots.get(k) == v for k, v in named)  # said again, no other
+                ):
                     return Intent(again.name, again.slots, norm, again.score)
         return None
 
