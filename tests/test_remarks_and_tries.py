@@ -175,3 +175,15 @@ def test_words_that_stress_tell_a_story_or_start_again_change_nothing(
 def test_a_name_started_again_may_not_be_another_name():
     found = parse("farben", "de", "naming", "Mia... Lena hatte lila.")
     assert found is None or found["slots"].get("player") != "Lena", found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "player"),
+    [("de", "Die Lena.", "Lena"), ("de", "Der Jonas, ganz klar.", "Jonas"),
+     ("de", "Lass die Mia anfangen", "Mia"), ("en", "Cem, obviously.", "Cem")],
+)  # fmt: skip
+def test_who_starts_said_with_an_article_or_a_stress(lang, text, player):
+    assert parse("farben", lang, "start", text) == {
+        "intent": "choose_first",
+        "slots": {"player": player},
+    }

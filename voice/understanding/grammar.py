@@ -127,6 +127,11 @@ class Grammar:
         )
         """Words that open a sentence without meaning anything there ("so, ich bin fertig")
         but mean something inside one ("ich bin so weit"): skipped only at the start."""
+        self.name_articles: frozenset[str] = frozenset(
+            normalize(w) for w in common.get("name_articles") or ()
+        )
+        """Articles said before a person's name that mean nothing there ("der Jonas", "die
+        Lena")."""
         self._frame_spec: dict[str, Any] = {}
         """The conversational frames (``frames`` of common.yaml, and of a game file)."""
         for source in (common, game):

@@ -213,7 +213,8 @@ class IntentParser:
         if exact is not None:
             return self._unwrapped(norm, exact, allowed) or exact
         frames = self.grammar.frames
-        for variant in dict.fromkeys((frames.expanded(norm), frames.without_inside(norm))):
+        variants = (frames.expanded(norm), frames.without_inside(norm), self._unnamed(norm))
+        for variant in dict.fromkeys(variants):
             if variant != norm and (exact := self._exact(variant, allowed)) is not None:
                 return Intent(exact.name, exact.slots, norm, exact.score)
         asked = frames.without_inside(frames.expanded(norm), asking=True)
@@ -251,9 +252,28 @@ class IntentParser:
         """Intents no question or negation frame may give (moves with a value)."""
         return self.grammar.guarded_intents
 
+    def _unnamed(self, norm: str) -> str:
+        """``norm`` without the articles said before a player's name ("die Lena": "Lena")."""
+        articles = self.grammar.name_articles
+        words = norm.split()
+        kept = [
+            w
+            for i, w in enumerate(words)
+            if not (
+                w in articles
+                and i + 1 < len(words)
+                and self.fallback.slot_of(words[i + 1]) == "player"
+            )
+        ]
+        return " ".join(kept)
+
     def exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
-        """The best exact template match of ``norm`` (see :meth:`_exact`)."""
-        return self._exact(norm, allowed)
+        """The best exact template match of ``norm`` (see :meth:`_exact`), said with an
+        article before a name or not ("die Lena")."""
+        found = self._exact(norm, allowed)
+        if found is None and (unnamed := self._unnamed(norm)) != norm:
+            found = self._exact(unnamed, allowed)
+        return found
 
     def _framed(
         self, norm: str, raw: str | None, allowed: frozenset[str] | None
