@@ -187,3 +187,12 @@ def test_who_starts_said_with_an_article_or_a_stress(lang, text, player):
         "intent": "choose_first",
         "slots": {"player": player},
     }
+
+
+def test_a_colour_beside_who_starts_only_describes():
+    """While who starts is chosen no colour is played: "die orange Jacke" describes."""
+    text = "Ähm, ich würde sagen Lena, die hat die orange Jacke an"
+    assert parse("farben", "de", "start", text) == {
+        "intent": "choose_first",
+        "slots": {"player": "Lena"},
+    }

@@ -264,7 +264,7 @@ def aside(
         if (
             (joined and _contrast(parser, remark, found.slots))
             or (first and _reason_before(parser, remark, found, allowed))
-            or _only_remark(parser, remark, found.slots, possible, may_deny=plain)
+            or _only_remark(parser, remark, found.slots, possible, plain, _taken(parser, allowed))
             or (cut in pauses and _asks_beside(parser, remark, found, allowed))
         ):
             # the guard reads the sentence alone: the remark was read here
@@ -319,6 +319,7 @@ def _only_remark(
     slots: Mapping[str, Any],
     possible: Mapping[str, frozenset[Any]],
     may_deny: bool = False,
+    taken: frozenset[str] | None = None,
 ) -> bool:
     """Do the words of a remark name nothing of the game but what the sentence named
     ("yellow, because the sun is yellow"), and ask or deny nothing? ``may_deny``: beside
@@ -351,6 +352,7 @@ def _only_remark(
         or (span.slot in possible and span.value not in possible[span.slot])
         or (span.slot in PERSONAL_SLOTS and not about_someone)
         or (span.slot in STORY_SLOTS and possible and span.slot not in possible)
+        or (taken is not None and span.slot not in taken)
         for span in spans
     )
 
@@ -358,6 +360,22 @@ def _only_remark(
 STORY_SLOTS = frozenset({"word"})
 """Lists whose values are a story's words where the phase takes none of them: "brown,
 because of the camping trip" names no word card while the colours are shown."""
+
+
+def _taken(parser: Matcher, allowed: frozenset[str] | None) -> frozenset[str] | None:
+    """The slots any sentence of the phase can fill (``None``: any phase). A value of
+    another list in a remark only describes: "der Jonas, mit seinen grünen Socken" while
+    who starts is chosen names no colour of the game."""
+    if allowed is None:
+        return None
+    models = parser.fallback.models
+    return frozenset(
+        slot
+        for name in allowed
+        if name in models
+        for combo in models[name].combos
+        for slot in combo
+    )
 
 
 PERSONAL_SLOTS = frozenset({"self"})
