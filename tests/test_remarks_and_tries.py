@@ -196,3 +196,13 @@ def test_a_colour_beside_who_starts_only_describes():
         "intent": "choose_first",
         "slots": {"player": "Lena"},
     }
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [("de", "Puh, weiß ich nicht.", "dont_know"), ("de", "Null Plan, sorry.", "dont_know"),
+     ("en", "Dunno.", "dont_know"), ("en", "Haven't got a clue, sorry.", "dont_know"),
+     ("de", "Was soll ich jetzt sagen?", "help"), ("en", "What am I supposed to do now?", "help")],
+)  # fmt: skip
+def test_a_namer_who_does_not_know_or_asks_what_to_say(lang, text, intent):
+    assert parse("farben", lang, "naming", text) == {"intent": intent, "slots": {}}
