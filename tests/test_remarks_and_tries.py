@@ -206,3 +206,25 @@ def test_a_colour_beside_who_starts_only_describes():
 )  # fmt: skip
 def test_a_namer_who_does_not_know_or_asks_what_to_say(lang, text, intent):
     assert parse("farben", lang, "naming", text) == {"intent": intent, "slots": {}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "slots"),
+    [("de", "vogel", "Vogel grün, ne?", {"object": 12, "colour": "green"}),
+     ("de", "vogel", "Ich mach den Vogel rot, okay?", {"object": 12, "colour": "red"}),
+     ("en", "bird", "Bird green, yeah?", {"object": 12, "colour": "green"})],
+)  # fmt: skip
+def test_a_move_with_a_tag_question_is_made(lang, situation, text, slots):
+    """Cheap to take back ("nein" right after it), so made and said back, not refused."""
+    assert parse("alle-meine-farben", lang, situation, text) == {"intent": "place", "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "situation", "text"),
+    [("alle-meine-farben", "de", "vogel", "Vogel grün oder blau?"),  # still asks
+     ("farben", "de", "naming", "Mia hatte weiß, oder?"),  # scores: a question stays one
+     ("farben", "en", "naming", "Cem played green, right?")],
+)  # fmt: skip
+def test_a_real_question_or_a_costly_move_with_a_tag_is_no_move(game, lang, situation, text):
+    found = parse(game, lang, situation, text)
+    assert found is None or found["intent"] not in {"place", "name_colour"}, found

@@ -18,7 +18,9 @@ intent:
 - prefaces, exclamations, announcements, answer words, politeness and tails are let be.
 
 The guard (:func:`voice.understanding.fallback.refused`) still looks at the whole
-utterance: a tag question typed with "?" ("Cem had green, right?") is no move.
+utterance: a tag question typed with "?" ("Cem had green, right?") is no move, except
+after a move cheap to take back (a grammar's ``tag_moves``: "Vogel grün, ne?" colours the
+bird and says so; a colour said alone with one, "rot, oder?", still asks).
 """
 
 from __future__ import annotations

@@ -112,6 +112,9 @@ class Grammar:
         pause, the rules): found by their key words too, asked or not."""
         self.guarded_intents: frozenset[str] = frozenset(game.get("guarded_intents", []))
         """Moves whose values must never come from a negation, question, wish or advice."""
+        self.tag_moves: frozenset[str] = frozenset(game.get("tag_moves", []))
+        """Moves a tag question after them still makes ("Vogel grün, ne?"): those cheap to
+        take back. Any other move asked so stays a question ("Mia hatte weiß, oder?")."""
         cells = game.get("cells") or {}
         self.cell_columns: int | None = int(cells["columns"]) if "columns" in cells else None
         """A board of this many columns whose squares may be named by row and column
@@ -404,6 +407,7 @@ _OWN_KEYS = frozenset(
     {
         "global_intents",
         "guarded_intents",
+        "tag_moves",
         "question_intents",
         "request_intents",
         "guard_words",

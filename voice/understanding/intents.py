@@ -8,6 +8,7 @@ table talk never turns into a move.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cached_property
@@ -44,6 +45,8 @@ SENTENCE_INDEX_LIMIT = 20_000
 """Sentence-level snapping only runs where a phase allows at most this many sentences."""
 
 
+_TAGGED = re.compile(r"^(.*\w.*?)\s*[,;:.!…–—-]+\s*([^,;:.!?…–—]+?)\s*\?+\s*$", re.DOTALL)
+"""A sentence, a pause, then a short question at its end: the tag."""
 CHOSEN_SNAP_SCORE = 0.75
 """Score of a sentence whose slip of one letter was between two known words and decided
 by what the phase expects: below the confirmation line, so it is asked about first."""
@@ -89,9 +92,27 @@ class IntentParser:
         allowed_set = frozenset(allowed) if allowed is not None else None
         found, values = self._understand(norm, allowed_set, slots, text, last)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
-        if found is not None and self._guarded(text, norm, found, values):
+        said = self._untagged(text, found)  # "Vogel grün, ne?": the guard reads "Vogel grün"
+        if found is not None and self._guarded(text, norm, found, values, said):
             return None  # never a move the player did not make
         return self._cell(found)
+
+    def _untagged(self, text: str, found: Intent | None) -> str | None:
+        """``text`` without a tag question asked after a pause at its end ("Purple for
+        the car, yeah?", "Ich nehm grün, ne?"), or ``None`` when it has none or ``found``
+        is no move a tag may make (:attr:`Grammar.tag_moves`). Only such a tag may carry
+        the "?": "Vogel grün oder blau?" still asks."""
+        if found is None or found.name not in self.grammar.tag_moves:
+            return None
+        tags = self.grammar.guard_words.get("tag", frozenset())
+        match = _TAGGED.match(text)
+        if not tags or match is None or "?" in match.group(1):
+            return None
+        if normalize(match.group(2)) not in tags:
+            return None
+        if len(self.fallback.tokens(normalize(match.group(1)))) < 2:
+            return None  # "ähm, rot, oder?" asks what to play: no move
+        return match.group(1)
 
     def _cell(self, found: Intent | None) -> Intent | None:
         """A square named by row and column ("Reihe eins, Spalte drei") as the grammar's
@@ -125,15 +146,22 @@ class IntentParser:
             found, values = self._understand(norm, allowed_set, slots, text)
         return found is not None and self._guarded(text, norm, found, values)
 
-    def _guarded(self, text: str, norm: str, found: Intent, values: str | None) -> bool:
+    def _guarded(
+        self, text: str, norm: str, found: Intent, values: str | None, said: str | None = None
+    ) -> bool:
         """Does the guard refuse ``found`` as a move? It reads the whole utterance, or
         only the sentence left standing (:class:`Core`) beside a remark or a try taken
         back; a typed "?" anywhere refuses all the same."""
         if found.name not in self.grammar.guarded_intents:
             return False
-        said, said_norm = (values, values) if isinstance(values, Core) else (text, norm)
-        asks = "?" in text and not isinstance(values, Settled)
-        return asks or refused(self.grammar, self.fallback, said, said_norm, found.slots, values)
+        if isinstance(values, Core):
+            read, read_norm = str(values), str(values)
+        elif said is not None:  # a tag was asked: the guard reads the sentence before it
+            read, read_norm = said, normalize(said)
+        else:
+            read, read_norm = text, norm
+        asks = "?" in text and not isinstance(values, Settled) and said is None
+        return asks or refused(self.grammar, self.fallback, read, read_norm, found.slots, values)
 
     def declined(self, text: str) -> None:
         """The player said no to what ``text`` was understood as (a parser that guessed
