@@ -222,17 +222,10 @@ def settled(
             return None  # the last sentence asks: "blau oder grün?"
         core = words[cut:]
         text = " ".join(core)
-        found = _move(parser, text, allowed)
         before = words[:cut]
         tried = fallback.spans(before)
-        fuller = _into_earlier(parser, words[:cut], core, pauses, allowed)
-        if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
-            found = fuller  # "Cem had orange … green": Cem had green
-        if found is None:
-            continue
-        kinds = {s for s, v in found.slots.items() if s in SETTLING and isinstance(v, str | int)}
-        if not kinds or not any(span.slot in kinds for span in tried):
-            continue
+        if not tried:
+            continue  # nothing weighed before it (checked first: parsing costs more)
         said = {(s.slot, s.value) for s in fallback.spans(fallback.tokens(text))}
         again = any((span.slot, span.value) in said for span in tried)  # "grün? ja, grün"
         weighed = any(q <= cut for q in asked) or any(
@@ -241,6 +234,15 @@ def settled(
         )
         if not (again or weighed):
             continue  # "Grandmother for Ben, good luck": a wish, not a value taken back
+        found = _move(parser, text, allowed)
+        fuller = _into_earlier(parser, before, core, pauses, allowed)
+        if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
+            found = fuller  # "Cem had orange … green": Cem had green
+        if found is None:
+            continue
+        kinds = {s for s, v in found.slots.items() if s in SETTLING and isinstance(v, str | int)}
+        if not kinds or not any(span.slot in kinds for span in tried):
+            continue
         if not again and hedge & set(before):
             return None  # "red or maybe, no, orange": still weighing
         for span in tried:
