@@ -326,3 +326,17 @@ def test_another_game_heard_once_one_is_chosen_must_be_heard_clearly():
     assert accepted(clear, Engine(), "de", talk.changes_game) == "farben"
     assert accepted(Transcript("wir sind anna und ben", 0.3), Engine(), "de",
                     talk.changes_game) == "wir sind anna und ben"  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("de", "Wo ist das Auto?"), ("de", "Welche Farbe hat Ben?"), ("en", "Where's the Cup?")],
+)
+def test_a_question_at_the_table_never_renames_the_players(lang, said):
+    """Asked "shall we start?", a question about the game ("Wo ist das Auto?") names no
+    players: German nouns are capitalised, and a question word is no name."""
+    talk = SetupDialogue(lang, never_wrong)
+    talk.hear("Alle meine Farben")
+    talk.hear("Anna und Ben" if lang == "de" else "Anna and Ben")
+    talk.hear(said)
+    assert talk.plan.players == ("Anna", "Ben")
