@@ -228,3 +228,10 @@ def test_a_move_with_a_tag_question_is_made(lang, situation, text, slots):
 def test_a_real_question_or_a_costly_move_with_a_tag_is_no_move(game, lang, situation, text):
     found = parse(game, lang, situation, text)
     assert found is None or found["intent"] not in {"place", "name_colour"}, found
+
+
+def test_a_correction_said_while_a_story_is_told_pauses_nothing():
+    """ "no wait, I meant yellow" is a correction, which the story does not take ("not
+    now"); its "wait" with the rest as a remark is no pause of the whole game."""
+    found = parse("farben", "en", "story", "no wait, I meant yellow")
+    assert found is not None and found["intent"] != "pause", found

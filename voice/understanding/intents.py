@@ -202,6 +202,8 @@ class IntentParser:
         made = settled(self, norm, raw, allowed)  # "Gelb, nee, orange! Orange."
         if made is not None:
             return made
+        if outside is not None:  # said as another phase's sentence, and no value settled
+            return outside, None  # on: "not now" ("no wait, I meant yellow" is no pause)
         beside = framing.aside(self, norm, raw, allowed, slots)  # "braun, wegen dem Ranzen"
         if beside is not None:
             return beside
@@ -211,8 +213,6 @@ class IntentParser:
         made = decided(self, norm, raw, allowed)  # "hmm, blau oder grün... Das Haus ist blau."
         if made is not None:
             return made
-        if outside is not None:  # read as this phase's sentence in frames, it is not
-            return outside, None  # "not now" is the answer
         guessed = self._guessed(norm, allowed, slots)
         if guessed is None:  # "wer gewinnt gerade?"
             guessed = question(
