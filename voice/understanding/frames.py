@@ -45,10 +45,9 @@ SILENT = frozenset({"preface", "exclamation", "lead", "politeness", "tail", "cor
 MAX_READINGS = 8
 """At most this many readings are tried per utterance (each is a template match)."""
 
-_PAUSE = re.compile(r"[,;:.!?…–—]+|\s-\s")
+_PAUSE = re.compile(r"([,;:.!?…–—]+|\s-\s)")
 """Typed punctuation that marks a pause between a frame and the core ("no, green")."""
 _RUN = re.compile(r"(.)\1+")
-_MARK = re.compile(r"([,;:.!?…–—]+|\s-\s)")
 
 
 @dataclass(frozen=True)
@@ -207,15 +206,7 @@ class Frames:
     def asked(self, raw: str) -> frozenset[int]:
         """Word positions of ``raw`` that a typed "?" follows (how many words stand
         before it): "Tinker Bell? No wait, Peppa Pig!" asks at 2 only."""
-        out: set[int] = set()
-        position = 0
-        for part in _MARK.split(raw):
-            if _MARK.fullmatch(part):
-                if "?" in part:
-                    out.add(position)
-            else:
-                position += len(normalize(part).split())
-        return frozenset(out)
+        return frozenset(position for position, mark in _marks(raw) if "?" in mark)
 
     # --- frames at either end ----------------------------------------------------------
     def _lefts(
@@ -353,10 +344,17 @@ def _squeeze(word: str) -> str:
 
 def _pauses(raw: str, count: int) -> frozenset[int]:
     """Word positions of ``raw`` (as :func:`normalize` splits it) that follow a pause."""
-    out: set[int] = set()
+    return frozenset(position for position, _ in _marks(raw) if 0 < position < count)
+
+
+def _marks(raw: str) -> list[tuple[int, str]]:
+    """The typed pauses of ``raw`` ("," "?" "…"), each with how many words (as
+    :func:`normalize` splits them) stand before it."""
+    out: list[tuple[int, str]] = []
     position = 0
     for part in _PAUSE.split(raw):
-        position += len(normalize(part).split())
-        out.add(position)
-    out.discard(count)
-    return frozenset(p for p in out if 0 < p < count)
+        if _PAUSE.fullmatch(part):
+            out.append((position, part))
+        else:
+            position += len(normalize(part).split())
+    return out

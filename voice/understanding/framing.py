@@ -230,6 +230,7 @@ def aside(
         tries.append((words[:cut], words[cut:], after, False, cut))
         if cut in pauses:
             tries.append((words[cut:], words[:cut], False, True, cut))
+    taken = _taken(parser, allowed)
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
@@ -266,7 +267,7 @@ def aside(
         if (
             (joined and _contrast(parser, remark, found.slots))
             or (first and _reason_before(parser, remark, found, allowed))
-            or _only_remark(parser, remark, found.slots, possible, plain, _taken(parser, allowed))
+            or _only_remark(parser, remark, found.slots, possible, plain, taken)
             or (cut in pauses and _asks_beside(parser, remark, found, allowed))
         ):
             # the guard reads the sentence alone: the remark was read here

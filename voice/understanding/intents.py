@@ -92,17 +92,16 @@ class IntentParser:
         allowed_set = frozenset(allowed) if allowed is not None else None
         found, values = self._understand(norm, allowed_set, slots, text, last)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
-        said = self._untagged(text, found)  # "Vogel grün, ne?": the guard reads "Vogel grün"
-        if found is not None and self._guarded(text, norm, found, values, said):
+        if found is not None and self._guarded(text, norm, found, values):
             return None  # never a move the player did not make
         return self._cell(found)
 
-    def _untagged(self, text: str, found: Intent | None) -> str | None:
+    def _untagged(self, text: str, found: Intent) -> str | None:
         """``text`` without a tag question asked after a pause at its end ("Purple for
         the car, yeah?", "Ich nehm grün, ne?"), or ``None`` when it has none or ``found``
         is no move a tag may make (:attr:`Grammar.tag_moves`). Only such a tag may carry
         the "?": "Vogel grün oder blau?" still asks."""
-        if found is None or found.name not in self.grammar.tag_moves:
+        if found.name not in self.grammar.tag_moves:
             return None
         tags = self.grammar.guard_words.get("tag", frozenset())
         match = _TAGGED.match(text)
@@ -146,14 +145,14 @@ class IntentParser:
             found, values = self._understand(norm, allowed_set, slots, text)
         return found is not None and self._guarded(text, norm, found, values)
 
-    def _guarded(
-        self, text: str, norm: str, found: Intent, values: str | None, said: str | None = None
-    ) -> bool:
+    def _guarded(self, text: str, norm: str, found: Intent, values: str | None) -> bool:
         """Does the guard refuse ``found`` as a move? It reads the whole utterance, or
         only the sentence left standing (:class:`Core`) beside a remark or a try taken
-        back; a typed "?" anywhere refuses all the same."""
+        back, or before a tag question ("Vogel grün, ne?": "Vogel grün"); any other
+        typed "?" refuses all the same."""
         if found.name not in self.grammar.guarded_intents:
             return False
+        said = self._untagged(text, found)
         if isinstance(values, Core):
             read, read_norm = str(values), str(values)
         elif said is not None:  # a tag was asked: the guard reads the sentence before it
@@ -185,8 +184,13 @@ class IntentParser:
             return said_again, None
         found = self._as_said(norm, allowed, slots)
         outside = None  # a sentence of another phase, said as it is ("orange, orange")
-        if found is not None and allowed is not None and found.name not in allowed:
-            outside, found = (found, None) if not self._wild(found) else (None, found)
+        if (
+            found is not None
+            and allowed is not None
+            and found.name not in allowed
+            and not self._wild(found)
+        ):
+            outside, found = found, None
         if found is not None and not self._wild(found):
             return found, None
         if found is not None and self._asked_name(found):
@@ -237,12 +241,11 @@ class IntentParser:
                 if whole is None or self._wild(whole):
                     return Intent(exact.name, exact.slots, norm, exact.score)
                 return whole  # a value that is also such a word ("Jo green", Jo playing)
-        exact = self._exact(norm, allowed)
+        exact = self.exact(norm, allowed)  # also without an article before a name
         if exact is not None:
             return self._unwrapped(norm, exact, allowed) or exact
         frames = self.grammar.frames
-        variants = (frames.expanded(norm), frames.without_inside(norm), self._unnamed(norm))
-        for variant in dict.fromkeys(variants):
+        for variant in dict.fromkeys((frames.expanded(norm), frames.without_inside(norm))):
             if variant != norm and (exact := self._exact(variant, allowed)) is not None:
                 return Intent(exact.name, exact.slots, norm, exact.score)
         asked = frames.without_inside(frames.expanded(norm), asking=True)

@@ -83,8 +83,7 @@ def name_taken_back(
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
     cuts = _cuts(grammar, words, raw)
     # the name may be said again after a pause: "Kasperl! Oder, nee, Gandalf. Gandalf."
-    starts = [s for c in cuts for s in (c, *sorted(p for p in pauses if p > c))]
-    for cut in dict.fromkeys(starts):
+    for cut in _again_after(cuts, pauses):
         if any(q > cut for q in asked):
             return None  # "Tigger? Nee, Garfield?" is still thinking aloud
         found = name_of(" ".join(words[cut:]))
@@ -95,6 +94,14 @@ def name_taken_back(
             return None
         return Intent(found.name, found.slots, norm, found.score)
     return None
+
+
+def _again_after(cuts: Iterable[int], pauses: Iterable[int]) -> list[int]:
+    """Where the sentence after a taking back may start: right after it, or after a pause
+    behind it, where it is said again ("gelb. nee, doch rosa. rosa auf den hut"); the
+    last taking back first."""
+    pauses = sorted(pauses)
+    return list(dict.fromkeys(s for cut in cuts for s in (cut, *(p for p in pauses if p > cut))))
 
 
 def _move(parser: Matcher, text: str, allowed: frozenset[str] | None) -> Intent | None:
@@ -126,8 +133,7 @@ def retracted(
     pauses = grammar.frames.pauses(raw, len(words)) if raw is not None else frozenset()
     # the last taking back counts; after it, the move may be said again after a pause
     # ("gelb. nee, warte, doch lieber rosa. rosa auf den hut")
-    starts = [s for cut in cuts for s in (cut, *sorted(p for p in pauses if p > cut))]
-    for cut in dict.fromkeys(starts):
+    for cut in _again_after(cuts, pauses):
         core = words[cut:]
         if not core:
             continue
@@ -226,7 +232,9 @@ def settled(
         tried = fallback.spans(before)
         if not tried:
             continue  # nothing weighed before it (checked first: parsing costs more)
-        said = {(s.slot, s.value) for s in fallback.spans(fallback.tokens(text))}
+        tokens = fallback.tokens(text)
+        spans = fallback.spans(tokens)
+        said = {(s.slot, s.value) for s in spans}
         again = any((span.slot, span.value) in said for span in tried)  # "grün? ja, grün"
         weighed = any(q <= cut for q in asked) or any(
             t in refusal or t.endswith("n't") or frames.at(before, i, TAKE_BACK)
@@ -235,7 +243,7 @@ def settled(
         if not (again or weighed):
             continue  # "Grandmother for Ben, good luck": a wish, not a value taken back
         found = _move(parser, text, allowed)
-        fuller = _into_earlier(parser, before, core, pauses, allowed)
+        fuller = _into_earlier(parser, before, tokens, spans, pauses, allowed)
         if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
             found = fuller  # "Cem had orange … green": Cem had green
         if found is None:
@@ -258,15 +266,14 @@ def settled(
 def _into_earlier(
     parser: Matcher,
     before: Sequence[str],
-    core: Sequence[str],
+    tokens: Sequence[str],
+    spans: Sequence[Span],
     pauses: Sequence[int],
     allowed: frozenset[str] | None,
 ) -> Intent | None:
-    """A value said alone (``core``: "green", "on the left", "ich sag Gandalf") put into
-    the last move said before it in place of the value of its kind."""
-    fallback = parser.fallback
-    tokens = fallback.tokens(" ".join(core))
-    spans = fallback.spans(tokens)
+    """A value said alone (``tokens`` of the last sentence, with the values ``spans`` in
+    them: "green", "on the left", "ich sag Gandalf") put into the last move said before it
+    in place of the value of its kind."""
     values = {(s.slot, s.value) for s in spans}
     if len(values) != 1:
         return None
