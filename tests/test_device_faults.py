@@ -238,20 +238,21 @@ def wait_until(condition, timeout: float, what: str) -> None:
         time.sleep(0.05)
 
 
-def say_until_heard(room, sound, heard, what: str, records, tries: int = 3, refuse=None) -> None:
+def say_until_heard(room, sound, heard, what: str, records, tries: int = 4, refuse=None) -> None:
     """Say ``sound`` into the room; like a player at the table, say it again (up to
     ``tries`` times) if it was not taken. On a loaded machine real-time capture can miss
     the first attempt; what must never happen is noise taken as a move (asserted after).
     ``refuse()`` is the player answering when farbspiel asks about a move ("… – richtig?"):
-    called while waiting, it answers a question that is open and returns otherwise."""
+    called while waiting, it answers a question that is open and returns whether it
+    refused a misheard move (the player then says the colour again)."""
     for _ in range(tries):
         room.say(sound)
         end = time.monotonic() + 12
         while time.monotonic() < end:
             if heard():
                 return
-            if refuse is not None:
-                refuse()
+            if refuse is not None and refuse():
+                break  # a misheard colour was refused: the player says it again at once
             time.sleep(0.05)
     raise AssertionError(f"{what} did not happen after {tries} tries: {records.items[-8:]}")
 
@@ -321,19 +322,21 @@ def test_speech_after_the_microphone_returns_is_heard_and_noise_never_is(room, t
             """The player answers farbspiel's "… – richtig?" truthfully: "ja" if it asks
             about the colour said, "nein" to a misheard one."""
 
-            def reply() -> None:
+            def reply() -> bool:
                 last = session.actions[-1] if session.actions else None
                 if session.awaiting is None and session.dialogue.takes_back():
                     if last is not None and last.args.get("colour") != colour:
                         os.write(write_fd, b"nein\n")  # a misheard colour said back
                         wait_until(lambda: not session.dialogue.takes_back(), 5, "the no")
-                    return
+                        return True
+                    return False
                 if session.awaiting is None:
-                    return
+                    return False
                 _, proposed = session.awaiting
                 right = proposed is not None and proposed.args.get("colour") == colour
                 os.write(write_fd, b"ja\n" if right else b"nein\n")
                 wait_until(lambda: session.awaiting is None, 5, "the answer")
+                return not right
 
             return reply
 
