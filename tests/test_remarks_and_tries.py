@@ -235,3 +235,63 @@ def test_a_correction_said_while_a_story_is_told_pauses_nothing():
     now"); its "wait" with the rest as a remark is no pause of the whole game."""
     found = parse("farben", "en", "story", "no wait, I meant yellow")
     assert found is not None and found["intent"] != "pause", found
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "colour"),
+    [
+        ("de", "hut", "Ach nee, gelb, nicht blau.", "yellow"),
+        ("de", "hut", "Hoppla, das war orange, nicht blau.", "orange"),
+        ("de", "hut", "Nee, nee, grün wollte ich!", "green"),
+        ("en", "hat", "Oh silly me, yellow, not blue!", "yellow"),
+        ("en", "hat", "Whoops, that was orange.", "orange"),
+        ("en", "hat", "No no, I wanted green!", "green"),
+    ],
+)
+def test_the_player_who_just_moved_puts_it_right_in_own_words(lang, situation, text, colour):
+    """Said right after a move (the ball just went blue), with a word that corrects in
+    front or "that was …": a correction of that move, never the next player's move."""
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found == {"intent": "correction", "slots": {"colour": colour}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "colour"),
+    [("de", "hut", "Rot, nicht blau.", "red"), ("en", "hat", "Red, not blue.", "red")],
+)
+def test_a_contrast_without_a_correcting_word_stays_the_next_move(lang, situation, text, colour):
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found == {"intent": "place", "slots": {"colour": colour}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "items"),
+    [
+        ("en", "painting", "grey, three of them, up at the top",
+         [{"colour": "grey", "count": 3, "place": "top"}]),
+        ("de", "malen", "grau, drei Stück, ganz oben",
+         [{"colour": "grey", "count": 3, "place": "top"}]),
+        ("en", "painting", "one of the rainbow multicoloured ones in the middle",
+         [{"colour": "multicoloured", "count": 1, "place": "middle"}]),
+    ],
+)  # fmt: skip
+def test_a_count_or_place_said_after_its_colour_belongs_to_it(lang, situation, text, items):
+    found = parse("pantone", lang, situation, text)
+    assert found == {"intent": "board", "slots": {"items": items}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "painting", "Two red at the top, that's got to be a hat or something."),
+        ("en", "painting", "Ben, green at the bottom, think about frogs!"),
+        ("de", "malen", "Die drei grünen oben sind bestimmt Haare, oder?"),
+        ("de", "malen", "Ich hätte unten ja blau genommen."),
+        ("en", "guessing", "Dad, when's the pizza coming?"),
+        ("en", "guessing", "Shh, she's thinking."),
+        ("de", "raten", "Pst, Anna denkt nach."),
+    ],
+)
+def test_talk_about_the_board_or_the_room_is_no_move(lang, situation, text):
+    found = parse("pantone", lang, situation, text)
+    assert found is None or found["intent"] not in ("board", "guess"), found

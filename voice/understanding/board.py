@@ -26,6 +26,13 @@ from words.text import normalize
 
 MAX_ITEMS = 20
 
+_COUNTED = {
+    "en": frozenset("of them those these ones x times at the in on down up right there".split()),
+    "de": frozenset("stück davon mal x an der die das da dort ganz in im auf".split()),
+}
+"""Words beside a count or a place in a part without a colour ("two of them", "drei
+Stück davon", "down at the bottom"): such a part tells the colour before it."""
+
 _PREFIXES = {
     "en": (
         "on the board there is", "on the board there are", "on the board we have",
@@ -77,6 +84,7 @@ class BoardReader:
     def __init__(self, grammar: Grammar) -> None:
         self.lang = grammar.lang
         self.colours = _colour_forms(grammar)
+        self._would_have = grammar.guard_words.get("would_have", frozenset())
         words = sorted(self.colours, key=len, reverse=True)
         self._colour_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
 
@@ -85,6 +93,8 @@ class BoardReader:
         norm = normalize(text)
         if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
             return None
+        if self._would_have & set(norm.split()):
+            return None  # "ich hätte oben schwarz genommen"
         # commas and colons separate parts; normalising would remove them, so split first
         pieces = [normalize(p) for p in re.split(r"[,;:.!]", text)]
         pieces = [p for p in pieces if p]
@@ -94,28 +104,38 @@ class BoardReader:
         parts = [w for p in pieces for w in re.split(_SEPARATORS[self.lang], p)]
         items: list[dict[str, Any]] = []
         placed_all = True
-        for part in parts:
+        for n, part in enumerate(parts):
             part = part.strip()
             if not part:
                 continue
-            colours = [
-                (m.start(), self.colours[m.group(1)]) for m in self._colour_re.finditer(part)
-            ]
+            # once each ("rainbow multicoloured" is one colour)
+            colours = list(
+                dict.fromkeys(self.colours[m.group(1)] for m in self._colour_re.finditer(part))
+            )
             if not colours:
-                if self._count_of(part) is None:
+                # about the colour before it: "braun, zwei Stück, ganz unten"
+                count, place = self._count_of(part), self._place_of(part)
+                if not items or (count is None and place == "none"):
                     return None  # words that are neither colours nor places
+                if not self._only_count_and_place(part):
+                    return None  # a remark: "three blue at the bottom, that's a dress"
+                said = [i for i in items if i["part"] == items[-1]["part"]]
+                for item in said:
+                    item["count"] = count if count is not None and len(said) == 1 else item["count"]
+                    item["place"] = place if item["place"] == "none" else item["place"]
+                placed_all = all(i["place"] != "none" for i in items)
                 continue
             place = self._place_of(part)
             placed_all = placed_all and place != "none"
             count = self._count_of(part) or 1
-            for _, colour in colours:
+            for colour in colours:
                 items.append({"colour": colour, "count": count if len(colours) == 1 else 1,
-                              "place": place})  # fmt: skip
+                              "place": place, "part": n})  # fmt: skip
         if not items or len(items) > MAX_ITEMS:
             return None
         if not prefixed and not placed_all:
             return None  # "yellow" alone is no board description
-        return items
+        return [{k: v for k, v in item.items() if k != "part"} for item in items]
 
     def _strip_prefix(self, norm: str) -> tuple[str, bool]:
         for prefix in _PREFIXES[self.lang]:
@@ -124,6 +144,15 @@ class BoardReader:
             if norm.startswith(prefix + " "):
                 return norm[len(prefix) + 1 :], True
         return norm, False
+
+    def _only_count_and_place(self, part: str) -> bool:
+        """Does ``part`` say only a count and a place (no remark beside the board)?"""
+        text = f" {part} "
+        for table in (_VERTICAL[self.lang], _HORIZONTAL[self.lang]):
+            for phrase in sorted((p for ps in table.values() for p in ps), key=len, reverse=True):
+                text = text.replace(f" {phrase} ", " ")
+        words = set(text.split()) - _COUNTED[self.lang] - set(_COUNTS[self.lang])
+        return all(w.isdigit() for w in words)
 
     def _place_of(self, part: str) -> str:
         vertical = _find(part, _VERTICAL[self.lang])
@@ -216,9 +245,13 @@ class BoardNameParser(NameParser):
     def _read(self, text: str) -> list[dict[str, Any]] | None:
         """The board ``text`` describes, also inside conversational frames ("okay, on the
         board two yellow at the top, please")."""
+        if "?" in text:
+            return None  # asked: "die zwei weißen unten sind ein Bart, oder?"
         items = self.board.read(text)
         if items is None:
             for reading in self.grammar.frames.readings(normalize(text), text):
+                if reading.addressee is not None:
+                    continue  # "Ben, yellow at the top, think about hair!": a tip to a player
                 items = self.board.read(reading.core)
                 if items is not None:
                     break

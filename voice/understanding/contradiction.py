@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from voice.understanding.fallback import Span
-from voice.understanding.framing import CORRECTION, Matcher
+from voice.understanding.framing import CORRECTION, Matcher, corrects
 from voice.understanding.intent import Intent
 from words.text import normalize
 
@@ -69,8 +69,14 @@ def contradicted(
     meant = guard.get("meant", frozenset())
     now = {k: tuple(v) for k, v in (slots or {}).items()}
     opening = norm.split()[:1]
-    refers = bool(meant & set(norm.split()))  # "ich hab grün gesagt", "I meant pink"
-    opens_with_no = bool(opening) and opening[0] in refusal  # "nee, lila, nicht orange"
+    # "ich hab grün gesagt", "I meant pink", "das war rosa", "that was pink"
+    refers = bool(meant & set(norm.split())) or _says(norm, guard.get("that_was", ()))
+    # frames that open the utterance correcting ("ach nee, …", "oops, …"): their words
+    # deny nothing after them
+    framed = [r.start for r in grammar.frames.readings(norm, raw) if r.start and corrects(r)]
+    framing_words = len(fallback.tokens(" ".join(norm.split()[: max(framed)]))) if framed else 0
+    # "nee, lila, nicht orange", "ach quatsch, rosa, nicht lila"
+    opens_with_no = (bool(opening) and opening[0] in refusal) or bool(framed)
     # a no that answers, not one that denies the colour after it ("nicht gelb, grün")
     answers_no = bool(opening) and opening[0] in guard.get("answer_no", frozenset())
     said: list[str] = []
@@ -87,7 +93,7 @@ def contradicted(
         for i, span in enumerate(spans):
             if span.slot == "colour":
                 # "nicht lila, orange": orange is said; "nope, orange": the no answers
-                after = spans[i - 1].end if i else int(answers_no and n == 0)
+                after = spans[i - 1].end if i else (max(framing_words, answers_no) if n == 0 else 0)
                 (denied if is_denied(tokens, span, refusal, after) else said).append(
                     str(span.value)
                 )
@@ -104,6 +110,12 @@ def contradicted(
     if not (names_last or denied_first or denies_last or (refers and not denied)):
         return None
     return Intent(CORRECTION, {"colour": colours.pop()}, norm, SCORE)
+
+
+def _says(norm: str, phrases: Iterable[str]) -> bool:
+    """Does ``norm`` hold one of ``phrases`` as whole words?"""
+    padded = f" {norm} "
+    return any(f" {p} " in padded for p in phrases)
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
