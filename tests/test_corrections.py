@@ -1,6 +1,7 @@
 """Correcting the last move by voice: "nein, doch gelb" right after it, or as the answer
-to farbspiel's "Lila für den Hut – richtig?". Always asked first; nothing the players
-did is lost (the save file holds the corrected game)."""
+to farbspiel's "Lila für den Hut – richtig?". Right after the move (nothing else said
+since) it is changed at once and said so, as the move itself was; later it is asked
+first. Nothing the players did is lost (the save file holds the corrected game)."""
 
 from __future__ import annotations
 
@@ -29,13 +30,12 @@ def colours(save: Path) -> list[str | None]:
     return [a.args.get("colour") for a in read(save).actions]
 
 
-def test_nein_doch_gelb_after_a_move_asks_and_changes_it(tmp_path):
+def test_nein_doch_gelb_right_after_a_move_changes_it_at_once(tmp_path):
     save = tmp_path / "game.jsonl"
-    run = play(tmp_path, AMF, ["Anna", "blau", "nein, doch gelb", "ja"], save)
+    run = play(tmp_path, AMF, ["Anna", "blau", "nein, doch gelb"], save)
     said = run.said[run.said.index("Ben, Nummer 2: der Hut, Reihe 1, Spalte 2.") + 1 :]
     assert said == [
-        "Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?",
-        "Geändert: Anna malt den Ball gelb an.",
+        "Geändert: Anna malt den Ball gelb an.",  # no question: the move was just said
         # the card is swapped; Anna drew already, so nobody is asked to draw again
         "Anna, nimm deine Karte Blau vom Ball wieder auf und lege stattdessen deine Karte "
         "Gelb auf den Ball.",
@@ -48,9 +48,27 @@ def test_nein_doch_gelb_after_a_move_asks_and_changes_it(tmp_path):
     assert colours(save) == [None, "yellow", "red"]
 
 
+def test_a_correction_after_something_else_was_said_is_asked_first(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run = play(tmp_path, AMF, ["Anna", "blau", "wie steht es", "nein, doch gelb", "ja"], save)
+    said = run.said[
+        run.said.index("Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?") :
+    ]
+    assert said[1] == "Geändert: Anna malt den Ball gelb an."
+    assert colours(save) == [None, "yellow"]
+
+
+def test_nein_right_after_a_correction_takes_the_move_back(tmp_path):
+    save = tmp_path / "game.jsonl"
+    run = play(tmp_path, AMF, ["Anna", "blau", "nein, doch gelb", "nein"], save)
+    assert "Geändert: Anna malt den Ball gelb an." in run.said
+    assert run.said[-1] == "Anna, Nummer 1: der Ball, Reihe 1, Spalte 1."  # asked for again
+    assert colours(save) == [None]
+
+
 def test_no_to_the_question_changes_nothing_and_a_refusal_is_no_correction(tmp_path):
     save = tmp_path / "game.jsonl"
-    lines = ["Anna", "blau", "ich meinte grün", "nein", "nein gelb", "nicht gelb"]
+    lines = ["Anna", "blau", "wie steht es", "ich meinte grün", "nein", "nein gelb", "nicht gelb"]
     run = play(tmp_path, AMF, lines, save)
     assert "Soll ich das ändern in: Anna malt den Ball grün an? Ja oder nein?" in run.said
     assert "Gut, dann nicht." in run.said
@@ -196,10 +214,10 @@ def test_the_last_move_said_again_with_another_colour_is_a_correction(tmp_path):
     """ "Der Ball war gelb, nicht blau" right after the ball was laid blue (and Ben's hat
     is next) corrects the ball; naming the hat is Ben's move, and an either-or is talk."""
     save = tmp_path / "game.jsonl"
-    lines = ["Anna", "blau", "Der Ball war grün oder gelb?", "Der Ball war gelb, nicht blau", "ja"]
+    lines = ["Anna", "blau", "Der Ball war grün oder gelb?", "Der Ball war gelb, nicht blau"]
     run = play(tmp_path, AMF, lines, save)
-    assert "Soll ich das ändern in: Anna malt den Ball gelb an? Ja oder nein?" in run.said
-    assert len([e for e in run.events if e["type"] == "confirm"]) == 1
+    assert "Geändert: Anna malt den Ball gelb an." in run.said
+    assert not [e for e in run.events if e["type"] == "confirm"]
     assert colours(save) == [None, "yellow"]
     run = play(tmp_path, AMF, ["Anna", "blau", "der Hut wird gelb"], tmp_path / "other.jsonl")
     assert colours(tmp_path / "other.jsonl") == [None, "blue", "yellow"]
@@ -207,9 +225,7 @@ def test_the_last_move_said_again_with_another_colour_is_a_correction(tmp_path):
 
 def test_in_english_the_phone_was_green_not_yellow(tmp_path):
     save = tmp_path / "game.jsonl"
-    lines = ["Anna", "blue", "oops, the ball should have been green, not blue. My bad.", "yes"]
+    lines = ["Anna", "blue", "oops, the ball should have been green, not blue. My bad."]
     run = play(tmp_path, [*AMF, "--lang", "en"], lines, save)
-    assert any(
-        s.startswith("Shall I change that to: Anna colours the ball green") for s in run.said
-    )
+    assert any(s.startswith("Changed: Anna colours the ball green") for s in run.said), run.said
     assert colours(save) == [None, "green"]

@@ -1,5 +1,6 @@
 """A move corrected right after it in the player's own words (issue 24): the colour said
-and the move's colour denied, or what was said referred to; always asked first."""
+and the move's colour denied, or what was said referred to; right after the move it is
+changed at once, later asked first."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ MOVES = {"de": ["Anna", "blau", "rot", "lila"], "en": ["Anna", "blue", "red", "p
         ("de", "nicht lila, orange!"),
     ],
 )
-def test_the_saw_said_again_in_other_words_is_asked_about_as_a_correction(lang, said):
+def test_the_saw_said_again_in_other_words_is_a_correction(lang, said):
     adapter = ADAPTERS["alle-meine-farben"]
     setup = Setup(("Anna", "Ben"), seed=3, options=adapter.default_options(lang))
     out = Recorder()
@@ -32,10 +33,21 @@ def test_the_saw_said_again_in_other_words_is_asked_about_as_a_correction(lang, 
     session.start()
     for line in MOVES[lang]:  # the saw (number 3) is purple now
         session.hear(line)
-    session.hear(said)
-    asked = [r for r in out.records if r.get("type") == "confirm"]
-    assert asked and asked[-1]["action"]["args"]["colour"] == "orange", said
-    assert asked[-1]["action"]["args"].get("object", 3) == 3 and asked[-1]["what"] == "correct"
+    moves = len(session.actions)
+    session.hear(said)  # right after the saw: changed at once, no question
+    assert not [r for r in out.records if r.get("type") == "confirm"], said
+    assert len(session.actions) == moves
+    assert session.actions[-1].args["colour"] == "orange", said
+    assert session.actions[-1].args.get("object", 3) == 3
+    session.hear("wie steht es" if lang == "de" else "what's the score")
+    session.hear(
+        said.replace("orange", "rosa" if lang == "de" else "pink")
+        .replace("lila", "orange")
+        .replace("purple", "orange")
+    )
+    asked = [r for r in out.records if r.get("type") == "confirm"]  # later: asked first
+    assert asked and asked[-1]["what"] == "correct", said
+    assert asked[-1]["action"]["args"]["colour"] == "pink", said
 
 
 @pytest.mark.parametrize("said", ["no red, no blue, no green", "not red, not purple"])

@@ -58,7 +58,12 @@ def amf_undo(lang: str) -> Session:
 
 
 def amf_correct(lang: str) -> Session:
-    return amf_after_move(lang, "nein, doch gelb" if lang == "de" else "no wait, yellow")
+    table = session("alle-meine-farben", lang)
+    table.hear("Anna")
+    table.hear("blau" if lang == "de" else "blue")
+    table.hear("wie steht es" if lang == "de" else "what's the score")  # not right after
+    table.hear("nein, doch gelb" if lang == "de" else "no wait, yellow")  # so it is asked
+    return table
 
 
 def amf_quit(lang: str) -> Session:

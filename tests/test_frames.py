@@ -143,11 +143,14 @@ def test_an_answer_inside_a_longer_sentence_chooses_the_side() -> None:
         ("de", "blau", "quatsch, rot", "rot"),
     ],
 )
-def test_a_self_correction_as_people_say_it_asks_to_change_the_move(lang, first, fix, colour):
+def test_a_self_correction_as_people_say_it_changes_the_move(lang, first, fix, colour):
     session = table("alle-meine-farben", lang, [first])
-    said, _ = said_to(session, fix)
-    assert session.awaiting is not None and session.awaiting[0] == "correct"
+    moves = len(session.actions)
+    said, _ = said_to(session, fix)  # right after the move: changed at once and said so
+    assert session.awaiting is None and len(session.actions) == moves
     assert colour in said[0]
+    ids = {"lila": "purple", "grün": "green", "rot": "red"}
+    assert session.actions[-1].args["colour"] == ids.get(colour, colour)
 
 
 @pytest.mark.parametrize(("lang", "refusal"), [("en", "no green"), ("de", "nein grün")])

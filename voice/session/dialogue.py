@@ -11,7 +11,9 @@
   counts; "nein" in that moment drops it, "ja" or anything else said lets it count
   (:attr:`Dialogue.held`);
 * undo: "Shall I take this back: ...?" (:class:`UndoQuestion`);
-* a correction right after a move, "no wait, yellow" (:class:`CorrectQuestion`);
+* a correction of the last move, "no wait, yellow" (:class:`CorrectQuestion`): right after
+  a move cheap to take back, with nothing else said since (:attr:`Dialogue.just_made`), it
+  is made at once and said ("Geändert: …"), as the move was; later it is asked first;
 * quit (:class:`QuitQuestion`).
 
 What a move taken back is (the last move of a person at the table, with the timers and the
@@ -130,6 +132,10 @@ class Dialogue:
         self.said_back: int | None = None
         """Where in :attr:`Table.actions` the move made at once and said back stands,
         while "nein" right after it may still take it back (until anything else is said)."""
+        self.just_made: int | None = None
+        """Where the last move cheap to take back that a person made stands, while nothing
+        else has been said since: "nein, doch gelb" then changes it at once and says so
+        (its acknowledgement said it back), with no question first."""
         self.held: Held | None = None
         """A move not cheap to take back, said back and waiting a moment before it counts
         (the game's timers stand still meanwhile)."""
@@ -184,7 +190,7 @@ class Dialogue:
             if again is not None and isinstance(colour, str):
                 self.move(Action(again.name, {**again.args, "colour": colour}), confidence)
             else:
-                self.ask_correct(slots)
+                self.ask_correct(slots, confidence)
         else:
             return False
         return True
@@ -315,10 +321,14 @@ class Dialogue:
 
     def _apply(self, action: Action) -> None:
         """Make a person's move; one refused is remembered (:meth:`refused_move`)."""
-        made = self.table.apply(action)
+        table = self.table
+        index = len(table.actions)
+        made = table.apply(action)
         self._refused = None
         if not made:
             self._refuse(action)
+        elif action.name in table.adapter.said_back and self.moves.last_move_index() == index:
+            self.just_made = index
 
     def _refuse(self, action: Action) -> None:
         table = self.table  # only a move with a colour can be tried again with another
@@ -369,9 +379,11 @@ class Dialogue:
             data["seat"] = seat
         table.respond([Event("confirm_undo_seat" if seat else "confirm_undo", data)])
 
-    def ask_correct(self, slots: Mapping[str, Any]) -> None:
-        """ "nein, doch gelb": the move again with the colour said, asked first (the game
-        has already gone on from it)."""
+    def ask_correct(self, slots: Mapping[str, Any], confidence: float = 1.0) -> None:
+        """ "nein, doch gelb": the move again with the colour said. Right after the move
+        was said (nothing else said since) and fairly sure, it is changed at once and said
+        so ("nein" then takes it back); otherwise asked first (the game has already gone
+        on from it)."""
         table = self.table
         correctable = self.moves.correctable()
         colour = slots.get("colour")
@@ -379,7 +391,9 @@ class Dialogue:
             table.respond([Event("nothing_to_correct")])
             return
         count, last, redo = correctable
-        said_back = self._said_back() == count
+        said_back = self._said_back() == count or (
+            self._just_made() == count and confidence >= SAY_BACK_FROM
+        )
         probe = table.rebuild(table.actions[:-count])
         fixed = Action(last.name, {**last.args, "colour": colour})
         if fixed == last:
@@ -402,7 +416,7 @@ class Dialogue:
                 break  # only timers and the assistant's moves can fail: they follow anew
             kept += 1
         question = CorrectQuestion(fixed, count, redo[:kept], description)
-        if said_back:  # "nein, doch gelb" right after a move said back: no need to ask
+        if said_back:  # "nein, doch gelb" right after the move was said: no need to ask
             self._correct(question)
             table.sync_timers()
             self.said_back = len(table.actions) - 1 - len(question.redo)
@@ -512,8 +526,18 @@ class Dialogue:
 
     # --- implicit confirmation ----------------------------------------------------------
     def heard_other(self) -> None:
-        """Something else was said: "nein" no longer takes the move said back."""
+        """Something else was said: "nein" no longer takes the move said back, and a
+        correction is asked first."""
         self.said_back = None
+        self.just_made = None
+
+    def _just_made(self) -> int | None:
+        """How many actions a correction right now changes at once with the move just made
+        (:attr:`just_made`), or None."""
+        if self.just_made is None or self.moves.last_move_index() != self.just_made:
+            self.just_made = None
+            return None
+        return len(self.table.actions) - self.just_made
 
     def takes_back(self) -> bool:
         """Would "nein" now take back a move said back?"""

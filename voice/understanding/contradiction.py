@@ -18,8 +18,9 @@ move's values as ``last``) it holds exactly one colour said, other than the move
 
 and the part that holds these values asks nothing (no "?", question word or either-or) and
 names nobody else (advice to another player stays advice). Sentences around it that hold
-no value are remarks ("Hörst du schlecht?", "My mistake."). A correction is always asked
-first, so a wrong reading costs a question, never a move.
+no value are remarks ("Hörst du schlecht?", "My mistake."). Right after the move it is
+made at once and said back ("nein" then takes it back); later it is asked first, so a
+wrong reading costs a word or a question, never a move left standing.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from voice.understanding.intent import Intent
 from words.text import normalize
 
 SCORE = 0.9
-"""How sure such a reading is (below an exact template's 1.0; it is asked first anyway)."""
+"""How sure such a reading is (below an exact template's 1.0; said back or asked, see above)."""
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
