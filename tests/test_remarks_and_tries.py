@@ -295,3 +295,27 @@ def test_a_count_or_place_said_after_its_colour_belongs_to_it(lang, situation, t
 def test_talk_about_the_board_or_the_room_is_no_move(lang, situation, text):
     found = parse("pantone", lang, situation, text)
     assert found is None or found["intent"] not in ("board", "guess"), found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "colour"),
+    [
+        ("de", "Apfel orange, weil rot nicht geht.", "orange"),
+        ("de", "Der Apfel wird grün, ist ja klar.", "green"),
+        ("en", "Orange for the apple, because I haven't got red.", "orange"),
+    ],
+)
+def test_a_move_with_its_reason_beside_it_is_made(lang, text, colour):
+    """A reason may name and deny another colour; a verb first with "ja" tells, not asks."""
+    situation = "apfel" if lang == "de" else "apple"
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found == {"intent": "place", "slots": {"object": 13, "colour": colour}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("de", "Apfel rot, ist das okay?"), ("de", "Apfel rot, weil blau oder grün nicht geht")],
+)
+def test_a_move_with_a_question_or_a_weighing_beside_it_is_not_made(lang, text):
+    found = parse("alle-meine-farben", lang, "apfel", text)
+    assert found is None or found["intent"] != "place", found

@@ -336,16 +336,22 @@ def _only_remark(
         words = remark
     guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
+    # a reason ("weil rot nicht geht", "because I haven't got red") tells why this and
+    # not another: it may deny and name other values, never ask or weigh
+    reason = len(words) < len(remark) and remark[lead] in guard.get("reason", frozenset())
     if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
         start = grammar.opening(words)
         if start < len(words) and words[start] in guard.get("refusal", frozenset()):
             return False
+    if may_deny or reason:
         forbidden = forbidden - guard.get("refusal", frozenset())
-    if any(w in forbidden or (w.endswith("n't") and not may_deny) for w in words):
+    if any(w in forbidden or (w.endswith("n't") and not (may_deny or reason)) for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):
-        return False
-    if may_deny:
+        # verb first is a question, unless a particle says it tells ("ist ja klar")
+        if not (len(words) > 1 and words[1] in guard.get("telling", frozenset())):
+            return False
+    if may_deny or reason:
         return True
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
