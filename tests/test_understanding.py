@@ -118,3 +118,26 @@ def test_a_guess_by_another_name_of_the_card_counts_as_the_card(tmp_path) -> Non
     assert bad == []
     tables = Tables()
     assert [run_case(tables, case).right for case in cases] == [True, False]
+
+
+def test_a_question_answered_in_the_same_words_counts_as_the_one_expected(tmp_path) -> None:
+    """Alle meine Farben has no points: "wie steht's" read as the score or as the state
+    gets the same answer at the table, so the benchmark counts it right; a question
+    answered otherwise ("wer ist dran") stays wrong."""
+    from pathlib import Path
+
+    from voice.bench.understanding import Tables, load_held_out, run_case
+
+    held = Path(tmp_path) / "alle-meine-farben.de.yaml"
+    held.write_text(
+        "game: alle-meine-farben\nlang: de\nentries:\n"
+        '  - {text: "Wie steht\'s?", before: auto, speaker: Ben,'
+        " expect: {intent: status, slots: {}}}\n"
+        '  - {text: "Wer ist dran?", before: auto, speaker: Ben,'
+        " expect: {intent: status, slots: {}}}\n",
+        encoding="utf-8",
+    )
+    cases, bad = load_held_out(held)
+    assert bad == []
+    tables = Tables()
+    assert [run_case(tables, case).right for case in cases] == [True, False]

@@ -305,8 +305,10 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
         seconds = min(seconds, time.perf_counter() - start)
     got = intent.to_json() if intent is not None else None
     if case.expect is not None:
-        right = same_meaning(intent, case.expect, phase.slots) or same_move(
-            session, intent, case.expect
+        right = (
+            same_meaning(intent, case.expect, phase.slots)
+            or same_move(session, intent, case.expect)
+            or same_answer(tables, case, intent, case.expect)
         )
         confirmed = (
             right
@@ -367,6 +369,30 @@ def same_move(session: Session, intent: Intent | None, expect: Mapping[str, Any]
         return action(intent) == action(wanted)
     except (KeyError, ValueError):
         return False
+
+
+def same_answer(
+    tables: Tables, case: Case, intent: Intent | None, expect: Mapping[str, Any]
+) -> bool:
+    """Two questions the table answers now in the same words, changing nothing ("wie
+    steht's" asks the score or the state: in Alle meine Farben, a game without points, both
+    are answered "3 von 20 Gegenständen sind bunt …")."""
+    if intent is None or expect.get("intent") is None:
+        return False
+    wanted = Intent(str(expect["intent"]), dict(expect.get("slots") or {}))
+    answers = []
+    for asked in (intent, wanted):
+        session = tables.session(case)
+        out = session.out
+        if session.is_move(asked) or not isinstance(out, RecordingOutput):
+            return False
+        out.records.clear()
+        moves = list(session.actions)
+        session._handle(asked, 1.0, session.phase())  # noqa: SLF001 - as if understood
+        if session.actions != moves or session.awaiting is not None:
+            return False
+        answers.append(list(out.records))
+    return bool(answers[0]) and answers[0] == answers[1]
 
 
 def run(cases: Iterable[Case], warm: bool = False) -> list[Outcome]:
