@@ -98,46 +98,41 @@ def test_table_talk_the_recogniser_hears_as_such_is_let_be(name: str, text: str)
     assert not [r for r in session.out.records if r.get("type") not in ("heard",)]
 
 
-def test_a_guess_by_another_name_of_the_card_counts_as_the_card(tmp_path) -> None:
-    """A held-out writer expects the card's full name; "SpongeBob" names the same card,
-    so the benchmark counts it right (and a wrong name stays wrong)."""
+def counted_right(tmp_path, game: str, entries: str) -> list[bool]:
+    """Whether the understanding benchmark counts each held-out entry (YAML lines, German)
+    of ``game`` right."""
     from pathlib import Path
 
     from voice.bench.understanding import Tables, load_held_out, run_case
 
-    held = Path(tmp_path) / "pantone.de.yaml"
-    held.write_text(
-        "game: pantone\nlang: de\nentries:\n"
-        '  - {text: "SpongeBob", before: raten, speaker: Ben,'
-        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n"
-        '  - {text: "Garfield", before: raten, speaker: Ben,'
-        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n",
-        encoding="utf-8",
-    )
+    held = Path(tmp_path) / f"{game}.de.yaml"
+    held.write_text(f"game: {game}\nlang: de\nentries:\n{entries}", encoding="utf-8")
     cases, bad = load_held_out(held)
     assert bad == []
     tables = Tables()
-    assert [run_case(tables, case).right for case in cases] == [True, False]
+    return [run_case(tables, case).right for case in cases]
+
+
+def test_a_guess_by_another_name_of_the_card_counts_as_the_card(tmp_path) -> None:
+    """A held-out writer expects the card's full name; "SpongeBob" names the same card,
+    so the benchmark counts it right (and a wrong name stays wrong)."""
+    entries = (
+        '  - {text: "SpongeBob", before: raten, speaker: Ben,'
+        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n"
+        '  - {text: "Garfield", before: raten, speaker: Ben,'
+        " expect: {intent: guess, slots: {character: SpongeBob Schwammkopf}}}\n"
+    )
+    assert counted_right(tmp_path, "pantone", entries) == [True, False]
 
 
 def test_a_question_answered_in_the_same_words_counts_as_the_one_expected(tmp_path) -> None:
     """Alle meine Farben has no points: "wie steht's" read as the score or as the state
     gets the same answer at the table, so the benchmark counts it right; a question
     answered otherwise ("wer ist dran") stays wrong."""
-    from pathlib import Path
-
-    from voice.bench.understanding import Tables, load_held_out, run_case
-
-    held = Path(tmp_path) / "alle-meine-farben.de.yaml"
-    held.write_text(
-        "game: alle-meine-farben\nlang: de\nentries:\n"
+    entries = (
         '  - {text: "Wie steht\'s?", before: auto, speaker: Ben,'
         " expect: {intent: status, slots: {}}}\n"
         '  - {text: "Wer ist dran?", before: auto, speaker: Ben,'
-        " expect: {intent: status, slots: {}}}\n",
-        encoding="utf-8",
+        " expect: {intent: status, slots: {}}}\n"
     )
-    cases, bad = load_held_out(held)
-    assert bad == []
-    tables = Tables()
-    assert [run_case(tables, case).right for case in cases] == [True, False]
+    assert counted_right(tmp_path, "alle-meine-farben", entries) == [True, False]
