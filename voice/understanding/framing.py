@@ -336,9 +336,15 @@ def _only_remark(
         words = remark
     guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
-    # a reason ("weil rot nicht geht", "because I haven't got red") tells why this and
-    # not another: it may deny and name other values, never ask or weigh
-    reason = len(words) < len(remark) and remark[lead] in guard.get("reason", frozenset())
+    # a reason that denies ("weil rot nicht geht", "because I haven't got red") tells why
+    # this and not another: it may name other values of the move's own lists, never ask,
+    # weigh or name someone ("lila, weil Ben das will" stays advice)
+    refusal = guard.get("refusal", frozenset())
+    reason = (
+        len(words) < len(remark)
+        and remark[lead] in guard.get("reason", frozenset())
+        and any(w in refusal or w.endswith("n't") for w in words)
+    )
     if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
         start = grammar.opening(words)
         if start < len(words) and words[start] in guard.get("refusal", frozenset()):
@@ -351,13 +357,17 @@ def _only_remark(
         # verb first is a question, unless a particle says it tells ("ist ja klar")
         if not (len(words) > 1 and words[1] in guard.get("telling", frozenset())):
             return False
-    if may_deny or reason:
+    if may_deny:
         return True
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
     about_someone = any(slot in PERSONAL_SLOTS or slot == "player" for slot in slots)
     return all(
         slots.get(span.slot) == span.value
+        or (reason and span.slot in slots and span.slot not in PERSONAL_SLOTS)
+        # the one value the phase allows: the object in play ("…, weil die Blume sonst so
+        # traurig aussieht" while the flower is coloured)
+        or possible.get(span.slot) == frozenset({span.value})
         or (span.slot in possible and span.value not in possible[span.slot])
         or (span.slot in PERSONAL_SLOTS and not about_someone)
         or (span.slot in STORY_SLOTS and possible and span.slot not in possible)
