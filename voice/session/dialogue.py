@@ -534,10 +534,8 @@ class Dialogue:
     def _just_made(self) -> int | None:
         """How many actions a correction right now changes at once with the move just made
         (:attr:`just_made`), or None."""
-        if self.just_made is None or self.moves.last_move_index() != self.just_made:
-            self.just_made = None
-            return None
-        return len(self.table.actions) - self.just_made
+        self.just_made = self._still_last(self.just_made)
+        return self._since(self.just_made)
 
     def takes_back(self) -> bool:
         """Would "nein" now take back a move said back?"""
@@ -546,12 +544,16 @@ class Dialogue:
     def _said_back(self) -> int | None:
         """How many actions "nein" right now takes back with the move said back (the
         timers and the assistant's moves since), or None if it takes back nothing."""
-        if self.said_back is None:
-            return None
-        if self.moves.last_move_index() != self.said_back:
-            self.said_back = None
-            return None
-        return len(self.table.actions) - self.said_back
+        self.said_back = self._still_last(self.said_back)
+        return self._since(self.said_back)
+
+    def _still_last(self, index: int | None) -> int | None:
+        """``index`` if the move there is still the last move of a person, else None."""
+        return index if index is not None and self.moves.last_move_index() == index else None
+
+    def _since(self, index: int | None) -> int | None:
+        """How many actions stand from ``index`` on (the move and what followed it)."""
+        return None if index is None else len(self.table.actions) - index
 
     def _take_back_said(self) -> None:
         """ "nein" right after a move said back: it is taken back, and asked for again."""

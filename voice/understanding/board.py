@@ -85,6 +85,18 @@ class BoardReader:
         self.lang = grammar.lang
         self.colours = _colour_forms(grammar)
         self._would_have = grammar.guard_words.get("would_have", frozenset())
+        # place phrases, longest first, and the words that may stand beside a count
+        self._places = sorted(
+            (
+                p
+                for table in (_VERTICAL, _HORIZONTAL)
+                for ps in table[self.lang].values()
+                for p in ps
+            ),
+            key=len,
+            reverse=True,
+        )
+        self._counted = _COUNTED[self.lang] | frozenset(_COUNTS[self.lang])
         words = sorted(self.colours, key=len, reverse=True)
         self._colour_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
 
@@ -103,8 +115,8 @@ class BoardReader:
         pieces[0], prefixed = self._strip_prefix(pieces[0])
         parts = [w for p in pieces for w in re.split(_SEPARATORS[self.lang], p)]
         items: list[dict[str, Any]] = []
-        placed_all = True
-        for n, part in enumerate(parts):
+        last_part = 0  # where the items of the last part with a colour start
+        for part in parts:
             part = part.strip()
             if not part:
                 continue
@@ -119,23 +131,22 @@ class BoardReader:
                     return None  # words that are neither colours nor places
                 if not self._only_count_and_place(part):
                     return None  # a remark: "three blue at the bottom, that's a dress"
-                said = [i for i in items if i["part"] == items[-1]["part"]]
+                said = items[last_part:]
                 for item in said:
                     item["count"] = count if count is not None and len(said) == 1 else item["count"]
                     item["place"] = place if item["place"] == "none" else item["place"]
-                placed_all = all(i["place"] != "none" for i in items)
                 continue
             place = self._place_of(part)
-            placed_all = placed_all and place != "none"
             count = self._count_of(part) or 1
+            last_part = len(items)
             for colour in colours:
                 items.append({"colour": colour, "count": count if len(colours) == 1 else 1,
-                              "place": place, "part": n})  # fmt: skip
+                              "place": place})  # fmt: skip
         if not items or len(items) > MAX_ITEMS:
             return None
-        if not prefixed and not placed_all:
+        if not prefixed and any(item["place"] == "none" for item in items):
             return None  # "yellow" alone is no board description
-        return [{k: v for k, v in item.items() if k != "part"} for item in items]
+        return items
 
     def _strip_prefix(self, norm: str) -> tuple[str, bool]:
         for prefix in _PREFIXES[self.lang]:
@@ -148,11 +159,9 @@ class BoardReader:
     def _only_count_and_place(self, part: str) -> bool:
         """Does ``part`` say only a count and a place (no remark beside the board)?"""
         text = f" {part} "
-        for table in (_VERTICAL[self.lang], _HORIZONTAL[self.lang]):
-            for phrase in sorted((p for ps in table.values() for p in ps), key=len, reverse=True):
-                text = text.replace(f" {phrase} ", " ")
-        words = set(text.split()) - _COUNTED[self.lang] - set(_COUNTS[self.lang])
-        return all(w.isdigit() for w in words)
+        for phrase in self._places:
+            text = text.replace(f" {phrase} ", " ")
+        return all(w.isdigit() for w in set(text.split()) - self._counted)
 
     def _place_of(self, part: str) -> str:
         vertical = _find(part, _VERTICAL[self.lang])

@@ -31,6 +31,7 @@ from typing import Any
 
 from voice.understanding.fallback import Span
 from voice.understanding.framing import CORRECTION, Matcher, corrects
+from voice.understanding.grammar import holds_phrase
 from voice.understanding.intent import Intent
 from words.text import normalize
 
@@ -71,7 +72,7 @@ def contradicted(
     now = {k: tuple(v) for k, v in (slots or {}).items()}
     opening = norm.split()[:1]
     # "ich hab grün gesagt", "I meant pink", "das war rosa", "that was pink"
-    refers = bool(meant & set(norm.split())) or _says(norm, guard.get("that_was", ()))
+    refers = bool(meant & set(norm.split())) or holds_phrase(norm, guard.get("that_was", ()))
     # frames that open the utterance correcting ("ach nee, …", "oops, …"): their words
     # deny nothing after them
     framed = [r.start for r in grammar.frames.readings(norm, raw) if r.start and corrects(r)]
@@ -111,12 +112,6 @@ def contradicted(
     if not (names_last or denied_first or denies_last or (refers and not denied)):
         return None
     return Intent(CORRECTION, {"colour": colours.pop()}, norm, SCORE)
-
-
-def _says(norm: str, phrases: Iterable[str]) -> bool:
-    """Does ``norm`` hold one of ``phrases`` as whole words?"""
-    padded = f" {norm} "
-    return any(f" {p} " in padded for p in phrases)
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:

@@ -36,7 +36,7 @@ from hassil.intents import RangeSlotList, TextSlotList
 from hassil.sample import sample_expression, sample_intents
 from rapidfuzz import fuzz, process
 
-from voice.understanding.grammar import Grammar, phrase_at
+from voice.understanding.grammar import Grammar, holds_phrase, phrase_at
 from words.text import normalize
 
 SURE_SCORE = 0.9
@@ -300,8 +300,7 @@ def refused(
         if token in refusal or token in hedge or token.endswith("n't"):
             return True
     said = norm.split()
-    padded = f" {norm} "
-    if any(f" {phrase} " in padded for phrase in words.get("would_have", ())):
+    if holds_phrase(norm, words.get("would_have", ())):
         return True  # only imagined: "I'd have said Anna had yellow"
     first = said[0]
     named = tokens[0] == first and 0 in inside  # a player called Will or May

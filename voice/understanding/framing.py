@@ -347,10 +347,10 @@ def _only_remark(
     )
     if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
         start = grammar.opening(words)
-        if start < len(words) and words[start] in guard.get("refusal", frozenset()):
+        if start < len(words) and words[start] in refusal:
             return False
     if may_deny or reason:
-        forbidden = forbidden - guard.get("refusal", frozenset())
+        forbidden = forbidden - refusal
     if any(w in forbidden or (w.endswith("n't") and not (may_deny or reason)) for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):

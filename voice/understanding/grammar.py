@@ -468,6 +468,13 @@ def phrase_at(words: Sequence[str], i: int, phrases: Iterable[tuple[str, ...]]) 
     return 0
 
 
+def holds_phrase(norm: str, phrases: Iterable[str]) -> bool:
+    """Does the normalised ``norm`` hold one of ``phrases`` as whole words ("das war"
+    in "ups das war rosa", not in "das warme")?"""
+    padded = f" {norm} "
+    return any(f" {phrase} " in padded for phrase in phrases)
+
+
 def _text_list(name: str, values: Sequence[SlotValue]) -> TextSlotList:
     if not values:
         raise GrammarError(f"run-time list {{{name}}} is empty")

@@ -40,7 +40,7 @@ from hassil.intents import TextSlotList, WildcardSlotList
 from rapidfuzz import fuzz, process
 
 from games.name_match import Match, canonical, score
-from voice.understanding.grammar import Grammar
+from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
 from voice.understanding.questions import generic_words
 from voice.understanding.retraction import name_taken_back
@@ -450,8 +450,7 @@ class NameParser(IntentParser):
     def _past(self, norm: str) -> bool:
         """A remark about an earlier round ("Robin Hood hatten wir doch schon in der ersten
         Runde", "remember when Cem took forever on Elmo last time?"): no guess."""
-        text = f" {norm} "
-        return any(f" {phrase} " in text for phrase in self.grammar.guard_words.get("past", ()))
+        return holds_phrase(norm, self.grammar.guard_words.get("past", ()))
 
     def _negated(self, norm: str) -> bool:
         """Does the utterance say that it is *not* someone ("it's not Mickey")?"""
