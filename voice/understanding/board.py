@@ -75,6 +75,9 @@ _COUNTS = {
            "drei": 3, "dreimal": 3, "vier": 4, "viermal": 4, "fünf": 5, "fünfmal": 5,
            "sechs": 6, "sechsmal": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10},
 }  # fmt: skip
+_ENDINGS = {"en": ("s",), "de": ("e", "er", "en", "es", "em")}
+"""Endings a colour word takes on the board: a plural ("two yellows"), an adjective's
+("ein roter", "zwei schwarze"). A form the grammar has already keeps its own colour."""
 _QUESTION_WORDS = {"en": ("what", "which", "is there"), "de": ("was", "welche", "wo ", "liegt da")}
 
 
@@ -85,6 +88,7 @@ class BoardReader:
         self.lang = grammar.lang
         self.colours = _colour_forms(grammar)
         self._would_have = grammar.guard_words.get("would_have", frozenset())
+        self._frames = grammar.frames
         # place phrases, longest first, and the words that may stand beside a count
         self._places = sorted(
             (
@@ -116,8 +120,12 @@ class BoardReader:
         parts = [w for p in pieces for w in re.split(_SEPARATORS[self.lang], p)]
         items: list[dict[str, Any]] = []
         last_part = 0  # where the items of the last part with a colour start
+        heading = "none"  # a place said before its colours: "Top: two yellows"
+        taking_back = False  # "one black at the bottom... no, make that two black"
         for part in parts:
-            part = part.strip()
+            part, took_back = self._without_taking_back(part.strip())
+            if took_back:
+                taking_back = bool(items)
             if not part:
                 continue
             # once each ("rainbow multicoloured" is one colour)
@@ -127,6 +135,11 @@ class BoardReader:
             if not colours:
                 # about the colour before it: "braun, zwei Stück, ganz unten"
                 count, place = self._count_of(part), self._place_of(part)
+                if not items and count is None and place != "none" and heading == "none":
+                    if not self._only_count_and_place(part):
+                        return None
+                    heading = place  # "Mitte: ein roter"
+                    continue
                 if not items or (count is None and place == "none"):
                     return None  # words that are neither colours nor places
                 if not self._only_count_and_place(part):
@@ -137,7 +150,12 @@ class BoardReader:
                     item["place"] = place if item["place"] == "none" else item["place"]
                 continue
             place = self._place_of(part)
+            if place == "none":
+                place, heading = heading, "none"
             count = self._count_of(part) or 1
+            if taking_back:  # said again instead of the part before
+                del items[last_part:]
+                taking_back = False
             last_part = len(items)
             for colour in colours:
                 items.append({"colour": colour, "count": count if len(colours) == 1 else 1,
@@ -147,6 +165,15 @@ class BoardReader:
         if not prefixed and any(item["place"] == "none" for item in items):
             return None  # "yellow" alone is no board description
         return items
+
+    def _without_taking_back(self, part: str) -> tuple[str, bool]:
+        """``part`` without the words that take back what was said before it ("no",
+        "make that", "nee"), and whether it had any."""
+        words = part.split()
+        start = 0
+        while frames := self._frames.at(words, start, ("correction", "negation")):
+            start += max(len(frame.words) for frame in frames)
+        return " ".join(words[start:]), start > 0
 
     def _strip_prefix(self, norm: str) -> tuple[str, bool]:
         for prefix in _PREFIXES[self.lang]:
@@ -204,6 +231,17 @@ def _colour_forms(grammar: Grammar) -> dict[str, str]:
     for short, long in grammar.frames.contractions.items():  # "blaue", "gelbe": the colour
         if long in forms:
             forms.setdefault(short, forms[long])
+    endings = _ENDINGS.get(grammar.lang, ())
+    inflected = {
+        form + ending: colour
+        for form, colour in forms.items()
+        if " " not in form
+        and not (grammar.lang == "de" and form[-1] in "aeiou")  # "lila", "orange": as said
+        and not any(form.endswith(e) and form[: -len(e)] in forms for e in endings)
+        for ending in endings
+    }  # "two yellows", "ein roter", "zwei schwarze"; from the plain forms only
+    for form, colour in inflected.items():
+        forms.setdefault(form, colour)
     return forms
 
 
