@@ -204,6 +204,11 @@ class NameParser(IntentParser):
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted
+        if result is not None and guessing and result.name in self.grammar.global_intents:
+            # "wait, wait" in one's own guess window asks for a moment, as "wait" does
+            aloud = super().parse(text, others | {THINKING}, slots)
+            if aloud is not None and aloud.name == THINKING and aloud.score >= 1.0:
+                return aloud
         if result is None and guessing and self._no_guess(norm):
             return Intent(THINKING, {}, norm, 1.0)
         if result is None and guessing and not self._asks(norm):
@@ -227,6 +232,8 @@ class NameParser(IntentParser):
             return None
         others = (allowed or self.grammar.intent_names) - {self.intent, THINKING}
         found = super().parse(text, others, slots)
+        if found is not None and found.name in self.grammar.question_intents:
+            return found  # "welche Hinweise hatten wir bisher?": answered, nothing changes
         return found if found is not None and found.score >= 1.0 else None
 
     def _to_a_player(self, norm: str) -> bool:
