@@ -124,6 +124,9 @@ class Frames:
         a longer name ("Ben and Holly"), not a vocative."""
         self.words: frozenset[str] = frozenset(w for f in frames for w in f.words)
         """Every word of any frame."""
+        self.alone: frozenset[str] = frozenset(f.words[0] for f in frames if len(f.words) == 1)
+        """Words that are a frame by themselves ("so", "bitte"), not only a piece of a
+        longer one ("Zeit" of "ach du liebe Zeit")."""
 
     # --- reading -----------------------------------------------------------------------
     def readings(self, norm: str, raw: str | None = None) -> list[Reading]:

@@ -203,7 +203,7 @@ class IntentParser:
             # no wait, Cem had purple"
             taken_back = retracted(self, norm, raw, allowed, slots)
             return taken_back if taken_back is not None else (found, None)
-        made = settled(self, norm, raw, allowed)  # "Gelb, nee, orange! Orange."
+        made = settled(self, norm, raw, allowed, slots)  # "Gelb, nee, orange! Orange."
         if made is not None:
             return made
         if outside is not None:  # said as another phase's sentence, and no value settled

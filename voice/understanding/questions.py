@@ -99,14 +99,14 @@ def _asked(
     if not pool:
         return None
     tokens = fallback.tokens(norm)
-    if not tokens:
-        return None
+    if not tokens or grammar.frames.silent(norm):
+        return None  # "oh come on" is no "come again"
     if fallback.spans(tokens):
         tokens = fallback.tokens(grammar.frames.expanded(norm))  # "where's": "where is"
         return _asked_about(grammar, fallback, tokens, fallback.spans(tokens), pool, norm)
     guard = grammar.guard_words
     generic = generic_words(grammar)
-    content = [t for t in tokens if t not in generic and t not in grammar.frames.words]
+    content = [t for t in tokens if t not in generic and not _only_framing(grammar, t)]
     known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
     asks = _asks(guard, tokens)
@@ -170,6 +170,9 @@ def _asked_about(
         if values.setdefault(span.slot, span.value) != span.value:
             return None  # "rot oder blau?": two of a kind
     kinds = frozenset(values)
+    if kinds == {"player"} and guard.get("who", frozenset()) & set(tokens):
+        # "who guesses after Ben?": who is asked, Ben is beside the question
+        kinds, values = frozenset(), {}
     candidates = [
         name
         for name in pool & grammar.question_intents
@@ -180,7 +183,7 @@ def _asked_about(
     inside = {i for span in spans for i in range(span.start, span.end)}
     rest = [t for i, t in enumerate(tokens) if i not in inside]
     generic = generic_words(grammar) - guard.get("question_word", frozenset())
-    content = [t for t in rest if t not in generic and t not in grammar.frames.words]
+    content = [t for t in rest if t not in generic and not _only_framing(grammar, t)]
     known = grammar.derived("question_known", lambda g: _known(fallback))
     unknown = [t for t in content if t not in known and not t.isdigit()]
     if len(unknown) > MAX_UNKNOWN:
@@ -196,14 +199,48 @@ def _asked_about(
             for name in candidates
         }
     )
-    ranked = hits.most_common(2)
+    asked_with = guard.get("question_word", frozenset()) & set(tokens)
+    # as near to two: the one whose templates ask with the same question word ("wo kommt
+    # das Auto hin?" asks where, not which colours go there)
+    ranked = sorted(
+        hits.items(), key=lambda item: (item[1], asked_with <= _vocabulary(fallback, item[0]))
+    )[::-1][:2]
     best, count = ranked[0]
-    if count < 2 or (len(ranked) > 1 and ranked[1][1] == count) or len(unknown) > count:
+    tied = len(ranked) > 1 and ranked[1][1] == count
+    if (
+        tied
+        and asked_with
+        and (asked_with <= _vocabulary(fallback, best))
+        and not (asked_with <= _vocabulary(fallback, ranked[1][0]))
+    ):
+        tied = False
+    if count < 2 or tied or len(unknown) > count:
         return None
     addressed = spans[0].start == 0 and spans[0].slot == "player"
     if addressed and not any(t in keys.get(best, ()) for t in content):
         return None  # said to a player in common words: "Cem, was meinst du, was das ist?"
     return Intent(best, values, norm, SCORE)
+
+
+def _only_framing(grammar: Grammar, token: str) -> bool:
+    """Is ``token`` a word of the conversational frames ("so", "bitte", "schon")? A piece
+    of a longer frame only is not ("Zeit" of "ach du liebe Zeit" asks for the time left)."""
+    frames = grammar.frames
+    if token not in frames.words:
+        return False
+    return (
+        token in frames.alone
+        or token in frames.inside
+        or token in frames.inside_asking
+        or token not in _template_words(grammar)
+    )
+
+
+def _template_words(grammar: Grammar) -> frozenset[str]:
+    return grammar.derived(
+        "question_template_words",
+        lambda g: frozenset(w for phrase in g.vocabulary for w in phrase.split()),
+    )
 
 
 def _asks(guard: Mapping[str, frozenset[str]], tokens: list[str]) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from voice.understanding.contradiction import NEGATION_REACH, is_denied
 from voice.understanding.fallback import Span
-from voice.understanding.framing import Matcher, framed
+from voice.understanding.framing import Matcher, aside, framed
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Core, Intent
 
@@ -139,6 +139,10 @@ def retracted(
             continue
         text = " ".join(core)
         found = _move(parser, text, allowed)
+        if found is None:  # "Sommer. Nee, warte, Winter, der ist schwerer."
+            beside = aside(parser, text, _said(words, pauses, cut), allowed, slots)
+            if beside is not None and beside[0].name in parser.frame_guarded:
+                found, text = beside[0], str(beside[1])
         if found is None or not any(isinstance(found.slots.get(s), str) for s in SAID_AGAIN):
             continue
         before = fallback.tokens(" ".join(words[:cut]))
@@ -151,6 +155,14 @@ def retracted(
             return None
         return Intent(found.name, found.slots, norm, found.score), Core(text)
     return None
+
+
+def _said(words: Sequence[str], pauses: Iterable[int], start: int) -> str:
+    """``words[start:]`` with their typed pauses (a comma where one was)."""
+    marks = set(pauses)
+    return " ".join(
+        ("," if i in marks and i > start else "") + w for i, w in enumerate(words) if i >= start
+    ).replace(" ,", ", ")
 
 
 def decided(
@@ -201,6 +213,7 @@ def settled(
     norm: str,
     raw: str | None,
     allowed: frozenset[str] | None,
+    slots: Mapping[str, Iterable[Any]] | None = None,
 ) -> tuple[Intent, Core] | None:
     """The move a player settles on at the end of an utterance after weighing values
     aloud, asking themselves or taking a try back: "Gelb, nee, orange! Orange.",
@@ -243,7 +256,7 @@ def settled(
         if not (again or weighed):
             continue  # "Grandmother for Ben, good luck": a wish, not a value taken back
         found = _move(parser, text, allowed)
-        fuller = _into_earlier(parser, before, tokens, spans, pauses, allowed)
+        fuller = _into_earlier(parser, before, tokens, spans, pauses, allowed, slots)
         if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
             found = fuller  # "Cem had orange … green": Cem had green
         if found is None:
@@ -270,6 +283,7 @@ def _into_earlier(
     spans: Sequence[Span],
     pauses: Sequence[int],
     allowed: frozenset[str] | None,
+    phase_slots: Mapping[str, Iterable[Any]] | None = None,
 ) -> Intent | None:
     """A value said alone (``tokens`` of the last sentence, with the values ``spans`` in
     them: "green", "on the left", "ich sag Gandalf") put into the last move said before it
@@ -290,9 +304,19 @@ def _into_earlier(
                 earlier is not None
                 and isinstance(earlier.slots.get(slot), str | int)
                 and len(earlier.slots) > 1  # a move that holds more than the value
+                and _possible(earlier, phase_slots)  # not "the house is yellow" (the kite's turn)
             ):
                 return Intent(earlier.name, {**earlier.slots, slot: value}, "", earlier.score)
     return None
+
+
+def _possible(move: Intent, phase_slots: Mapping[str, Iterable[Any]] | None) -> bool:
+    """Could ``move`` be made now, as far as the phase narrows its values (the object in
+    play)? A sentence about another object is a remark about the board."""
+    for slot, values in (phase_slots or {}).items():
+        if slot in move.slots and move.slots[slot] not in set(values):
+            return False
+    return True
 
 
 def _denied(
