@@ -75,7 +75,8 @@ MEANING: dict[str, str] = {
     "dont_know": "the namer says they do not know. slots: {}",
     "left_to_name": "asks whose colours are still to be named. slots: {}",
     "stacks_left": "asks which word stacks are left. slots: {}",
-    "colours_left": "asks which colours are still to be named. slots: {}",
+    "colours_left": "asks which colour cards PLAYER (or the speaker) still holds in hand, "
+    "not yet played. slots: {player: NAME} or {self: true}",
     "words": "asks what the words are. slots: {}",
     "colour_of": "asks which colour PLAYER chose for WORD (only after it was shown). slots: "
     "{player: NAME, word: WORD}",
