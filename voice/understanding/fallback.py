@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from hassil.expression import ListReference
@@ -187,12 +188,27 @@ class Fallback:
                 if match is not None:
                     slot, value = self._single[match[0]]
                     found = Span(i, i + 1, slot, value)
+            if found is not None and self._no_value_at(tokens, found):
+                found = None  # "das weiß ich": know, not white
             if found is not None:
                 spans.append(found)
                 i = found.end
             else:
                 i += 1
         return spans
+
+    def _no_value_at(self, tokens: Sequence[str], span: Span) -> bool:
+        """Is the value word at ``span`` part of a phrase where it is no value (the
+        grammar's ``not_a_value`` guard words: "ich weiß", "weiß ich nicht")?"""
+        for phrase in self._not_a_value:
+            for start in range(max(0, span.end - len(phrase)), span.start + 1):
+                if tuple(tokens[start : start + len(phrase)]) == phrase:
+                    return True
+        return False
+
+    @cached_property
+    def _not_a_value(self) -> list[tuple[str, ...]]:
+        return [tuple(p.split()) for p in self.words.get("not_a_value", ())]
 
     def names(self, words: Sequence[str], slot: str) -> bool:
         """Does one of ``words`` (spelt right) name a value of ``slot`` ("grün": colour)?"""

@@ -94,13 +94,12 @@ def framed(
 def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Intent | None:
     frames = parser.grammar.frames
     for said in dict.fromkeys((core, frames.expanded(core))):  # "blauer vogel": "blau vogel"
-        if not _matchable(parser.grammar, said):
+        without = frames.without_inside(said)  # "gib mir doch mal …"
+        if not _matchable(parser.grammar, without):
             continue
-        found = parser.exact(said, allowed)
-        if found is None:
-            without = frames.without_inside(said)  # "gib mir doch mal …"
-            if without != said:
-                found = parser.exact(without, allowed)
+        found = parser.exact(said, allowed) if _matchable(parser.grammar, said) else None
+        if found is None and without != said:
+            found = parser.exact(without, allowed)
         if found is not None:
             return found
     return None
@@ -353,6 +352,8 @@ def _only_remark(
             return False
     if may_deny or reason:
         forbidden = forbidden - refusal
+    if may_deny and _indirect(parser, words):  # "ich weiß nicht mehr, was ich erzählt hab"
+        forbidden = forbidden - guard.get("question_word", frozenset())
     if any(w in forbidden or (w.endswith("n't") and not (may_deny or reason)) for w in words):
         return False
     if words and words[0] in guard.get("question_start", frozenset()):
@@ -376,6 +377,17 @@ def _only_remark(
         or (taken is not None and span.slot not in taken)
         for span in spans
     )
+
+
+def _indirect(parser: Matcher, words: list[str]) -> bool:
+    """Do ``words`` open with an indirect question, a question word and then who it is
+    about ("was ich da erzählt hab", "what my story was"), not a question of their own
+    ("was hast du gesagt", "what did you say")?"""
+    guard = parser.grammar.guard_words
+    if len(words) < 3 or words[0] not in guard.get("question_word", frozenset()):
+        return False
+    after = words[1]
+    return after in guard.get("subject", frozenset()) or parser.fallback.slot_of(after) == "self"
 
 
 STORY_SLOTS = frozenset({"word"})
