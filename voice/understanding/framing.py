@@ -289,7 +289,31 @@ def _reason_before(
         return False
     guard = parser.grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
-    return not (asking & set(remark)) and remark[0] not in guard.get("question_start", ())
+    said = _without_telling(parser.grammar, remark)  # "and that's why red": says why
+    return not (asking & set(said)) and remark[0] not in guard.get("question_start", ())
+
+
+def _without_telling(grammar: Grammar, words: list[str]) -> list[str]:
+    """``words`` without the phrases whose question word tells rather than asks (the
+    grammar's ``telling_phrase``: "that's why", "that's how")."""
+    phrases = grammar.derived(
+        "telling_phrases",
+        lambda g: sorted(
+            (tuple(p.split()) for p in g.guard_words.get("telling_phrase", ())),
+            key=len,
+            reverse=True,
+        ),
+    )
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        hit = next((p for p in phrases if tuple(words[i : i + len(p)]) == p), None)
+        if hit is None:
+            out.append(words[i])
+            i += 1
+        else:
+            i += len(hit)
+    return out
 
 
 def _another(said: Intent | None, found: Intent) -> bool:
