@@ -228,6 +228,32 @@ def test_a_word_that_only_opens_the_sentence_does_not_make_a_guess_unsure(
     assert [r["guess"] for r in of_type(records, "wrong_guess")] == [name]
 
 
+@pytest.mark.parametrize(
+    ("lines", "lang", "name"),
+    [
+        (["card 12", "done", "Shrek! It's Shrek."], "en", "Shrek"),
+        (["karte 1", "fertig", "Grobi! Das ist Grobi."], "de", "Grobi"),
+    ],
+)
+def test_a_name_said_again_as_a_sentence_of_its_own_is_taken_at_once(
+    lines: list[str], lang: str, name: str
+) -> None:
+    """A name said alone and again in a longer sentence is as sure as said alone: it is
+    judged at once, not asked about first."""
+    _, records = play(lines, lang)
+    assert not of_type(records, "confirm")
+    assert [r["guess"] for r in of_type(records, "wrong_guess")] == [name]
+
+
+@pytest.mark.parametrize(
+    "line", ["Shrek, maybe? Green and all.", "Shrek. No wait, Mulan. Final answer."]
+)
+def test_a_name_beside_a_hedge_or_another_name_is_still_asked_about(line: str) -> None:
+    _, records = play(["card 12", "done", line])
+    assert of_type(records, "confirm")
+    assert not of_type(records, "wrong_guess")
+
+
 def test_a_no_before_a_name_is_still_asked_about() -> None:
     """ "nein Bambi" may be a refusal: no opening word, so it is confirmed first."""
     _, records = play(["karte 1", "fertig", "nein Bambi"], "de")

@@ -31,6 +31,7 @@ Everything else is parsed as usual.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
@@ -63,6 +64,9 @@ EMBEDDED_FACTOR = 0.7
 """A name found inside other words that are no carrier words is this sure (confirmed)."""
 
 ALTERNATIVES = frozenset({"or", "and", "oder", "und"})
+
+_PIECES = re.compile(r"[.!;:,…]+")
+"""Typed pauses that part sentences (a "?" asks: never a piece of a sure guess)."""
 """Words that join two names said as one guess ("Mickey or Minnie")."""
 
 MAX_SPAN = 6
@@ -153,7 +157,49 @@ class NameParser(IntentParser):
             found = self._parse(opened, opened, allowed_set, slots, heard)
             if found is not None and (result is None or found.score > result.score):
                 return Intent(found.name, found.slots, norm, found.score)
+        if result is not None and result.name == self.intent and result.score < 1.0:
+            if self._said_alone(norm, text, result, allowed_set, slots):
+                return Intent(result.name, result.slots, norm, 1.0)
         return result
+
+    def _said_alone(
+        self,
+        norm: str,
+        text: str,
+        guess: Intent,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> bool:
+        """Was the name guessed also said as a sentence of its own, and no other name
+        beside it ("Grobi! Das ist Grobi.", "SpongeBob! SpongeBob SquarePants.")? Then
+        the guess is as sure as the name said alone. Nothing may ask or hedge ("Cinderella,
+        maybe? Blue dress and all." is still asked about)."""
+        hedges = self.grammar.guard_words.get("hedge", frozenset())
+        if "?" in text or hedges & set(norm.split()):
+            return False
+        name = guess.slots.get(self.slot)
+        card = self._card_of(name)
+        pieces = [normalize(p) for p in _PIECES.split(text)]
+        pieces = [p for p in pieces if p]
+        if len(pieces) < 2 or card is None:
+            return False
+        alone = False
+        for piece in pieces:
+            named = {self._card_of(form) for _, _, form in self._name_spans(piece.split())}
+            if named - {card}:
+                return False  # "Meister Eder, der hat doch so einen Bart": Bart too
+            found = self._parse(piece, piece, allowed, slots)
+            alone = alone or (
+                found is not None
+                and found.name == self.intent
+                and found.score >= 1.0
+                and self._card_of(found.slots.get(self.slot)) == card
+            )
+        return alone
+
+    def _card_of(self, form: Any) -> int | None:
+        """Which card (or other character) a name's form belongs to."""
+        return next((i for i, forms in enumerate(self._all) if form in forms), None)
 
     def _parse(
         self,
