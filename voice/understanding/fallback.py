@@ -163,11 +163,9 @@ class Fallback:
     ) -> list[Span]:
         """Values in ``tokens``, longest first; pronouns for the object fixed by the phase."""
         fixed = fixed or {}
-        deictic = sorted(
-            (tuple(p.split()) for p in self.words.get("deictic", ())), key=len, reverse=True
-        )
+        deictic = self._deictic
         spans: list[Span] = []
-        longest = max((len(k) for k in self._values), default=1)
+        longest = self._longest_value
         i = 0
         while i < len(tokens):
             found: Span | None = None
@@ -205,6 +203,18 @@ class Fallback:
                 if tuple(tokens[start : start + len(phrase)]) == phrase:
                     return True
         return False
+
+    @cached_property
+    def _deictic(self) -> list[tuple[str, ...]]:
+        """Pronouns for the object in play ("this one", "it"), the longest first."""
+        return sorted(
+            (tuple(p.split()) for p in self.words.get("deictic", ())), key=len, reverse=True
+        )
+
+    @cached_property
+    def _longest_value(self) -> int:
+        """How many words the longest value has (worked out once, not per utterance)."""
+        return max((len(k) for k in self._values), default=1)
 
     @cached_property
     def _not_a_value(self) -> list[tuple[str, ...]]:
