@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from voice.understanding.fallback import VALUE_SLOTS, Fallback, refused
 from voice.understanding.frames import Reading
-from voice.understanding.grammar import Grammar
+from voice.understanding.grammar import Grammar, phrase_at
 from voice.understanding.intent import Core, Intent
 
 CORRECTION = "correction"
@@ -307,12 +307,10 @@ def _without_telling(grammar: Grammar, words: list[str]) -> list[str]:
     out: list[str] = []
     i = 0
     while i < len(words):
-        hit = next((p for p in phrases if tuple(words[i : i + len(p)]) == p), None)
-        if hit is None:
+        told = phrase_at(words, i, phrases)
+        if not told:
             out.append(words[i])
-            i += 1
-        else:
-            i += len(hit)
+        i += told or 1
     return out
 
 

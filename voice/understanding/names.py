@@ -64,10 +64,10 @@ EMBEDDED_FACTOR = 0.7
 """A name found inside other words that are no carrier words is this sure (confirmed)."""
 
 ALTERNATIVES = frozenset({"or", "and", "oder", "und"})
+"""Words that join two names said as one guess ("Mickey or Minnie")."""
 
 _PIECES = re.compile(r"[.!;:,…]+")
 """Typed pauses that part sentences (a "?" asks: never a piece of a sure guess)."""
-"""Words that join two names said as one guess ("Mickey or Minnie")."""
 
 MAX_SPAN = 6
 """Longest run of words tried as an embedded name."""
@@ -198,8 +198,16 @@ class NameParser(IntentParser):
         return alone
 
     def _card_of(self, form: Any) -> int | None:
-        """Which card (or other character) a name's form belongs to."""
-        return next((i for i, forms in enumerate(self._all) if form in forms), None)
+        """Which card (or other character) a name's form belongs to (the first that has
+        it, as the deck wins over other characters)."""
+        return self._cards_by_form.get(form)
+
+    @cached_property
+    def _cards_by_form(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for i, form in self._flat:
+            found.setdefault(form, i)
+        return found
 
     def _parse(
         self,
@@ -422,8 +430,7 @@ class NameParser(IntentParser):
                 return []
         forms: dict[int, str] = {}
         for _, _, form in found:
-            card = next(i for i, forms_ in enumerate(self._all) if form in forms_)
-            forms.setdefault(card, form)
+            forms.setdefault(self._cards_by_form[form], form)
         return list(forms.values())
 
     @cached_property

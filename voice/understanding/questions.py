@@ -203,17 +203,10 @@ def _asked_about(
     # as near to two: the one whose templates ask with the same question word ("wo kommt
     # das Auto hin?" asks where, not which colours go there)
     ranked = sorted(
-        hits.items(), key=lambda item: (item[1], asked_with <= _vocabulary(fallback, item[0]))
+        ((count, asked_with <= _vocabulary(fallback, name)), name) for name, count in hits.items()
     )[::-1][:2]
-    best, count = ranked[0]
-    tied = len(ranked) > 1 and ranked[1][1] == count
-    if (
-        tied
-        and asked_with
-        and (asked_with <= _vocabulary(fallback, best))
-        and not (asked_with <= _vocabulary(fallback, ranked[1][0]))
-    ):
-        tied = False
+    (count, _), best = ranked[0]
+    tied = len(ranked) > 1 and ranked[1][0] == ranked[0][0]
     if count < 2 or tied or len(unknown) > count:
         return None
     addressed = spans[0].start == 0 and spans[0].slot == "player"
@@ -232,14 +225,7 @@ def _only_framing(grammar: Grammar, token: str) -> bool:
         token in frames.alone
         or token in frames.inside
         or token in frames.inside_asking
-        or token not in _template_words(grammar)
-    )
-
-
-def _template_words(grammar: Grammar) -> frozenset[str]:
-    return grammar.derived(
-        "question_template_words",
-        lambda g: frozenset(w for phrase in g.vocabulary for w in phrase.split()),
+        or token not in grammar.vocabulary
     )
 
 
