@@ -328,6 +328,11 @@ def refused(
     said = norm.split()
     if holds_phrase(norm, words.get("would_have", ())):
         return True  # only imagined: "I'd have said Anna had yellow"
+    subject = words.get("subject", frozenset())
+    if tokens[lead] in words.get("prompting", frozenset()) and not (
+        lead + 1 < len(tokens) and tokens[lead + 1] in subject
+    ):
+        return True  # told what to say: "sag Mia gelb", "say green for Cem" (not "sag ich")
     first = said[0]
     named = tokens[0] == first and 0 in inside  # a player called Will or May
     if not named and _asks(words, first, tokens):

@@ -119,6 +119,8 @@ class Frames:
         """Words that open a comparison ("wie Nemo", "like a blueberry"): a remark beside a
         move that names what it is about and its value, never beside a value alone ("red
         like a lobster" is a story's words)."""
+        self.verb_last: bool = bool(spec.get("verb_last"))
+        """Does an indirect question put its verb last ("was in Spalte zwei liegt")?"""
         self.joins: frozenset[str] = frozenset(normalize(w) for w in spec.get("joins") or ())
         """Words that join names ("and", "oder"): a player's name next to one is part of
         a longer name ("Ben and Holly"), not a vocative."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from voice.understanding.fallback import VALUE_SLOTS, Fallback, refused
+from voice.understanding.fallback import SURE_SCORE, VALUE_SLOTS, Fallback, refused
 from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar, phrase_at
 from voice.understanding.intent import Core, Intent
@@ -58,6 +58,16 @@ class Matcher(Protocol):
         """The best exact template match of ``norm``."""
         ...
 
+    def spotted(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """``norm`` as the guarded fallback reads a move of the phase (its words), or
+        ``None``."""
+        ...
+
 
 def readings(parser: Matcher, norm: str, raw: str | None) -> list[Reading]:
     """The frame readings of ``norm`` and of it with its short forms said long ("so
@@ -80,7 +90,7 @@ def framed(
     if grammar.frames.silent(norm):
         return None  # "I know this one": only frames, the core a piece of one of them
     for reading in readings(parser, norm, raw):
-        found = _as_core(parser, reading.core, allowed)
+        found = _as_core(parser, reading.core, allowed, "question" in reading.kinds)
         if found is None:
             continue
         meant = through(
@@ -91,9 +101,14 @@ def framed(
     return None
 
 
-def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Intent | None:
+def _as_core(
+    parser: Matcher, core: str, allowed: frozenset[str] | None, asked: bool = False
+) -> Intent | None:
+    """``core`` as a sentence of the templates; ``asked``: said after a question frame
+    ("sag mal, was in Spalte zwei liegt": "was liegt in Spalte zwei")."""
     frames = parser.grammar.frames
-    for said in dict.fromkeys((core, frames.expanded(core))):  # "blauer vogel": "blau vogel"
+    indirect = _verb_second(parser, core) if asked else core
+    for said in dict.fromkeys((core, frames.expanded(core), indirect)):  # "blauer": "blau"
         without = frames.without_inside(said)  # "gib mir doch mal …"
         if not _matchable(parser.grammar, without):
             continue
@@ -103,6 +118,19 @@ def _as_core(parser: Matcher, core: str, allowed: frozenset[str] | None) -> Inte
         if found is not None:
             return found
     return None
+
+
+def _verb_second(parser: Matcher, core: str) -> str:
+    """An indirect question with its verb last said as a question ("wo die Tasse ist":
+    "wo ist die Tasse"), where the language does so (:attr:`Frames.verb_last`); else
+    ``core``."""
+    grammar = parser.grammar
+    words = core.split()
+    if not grammar.frames.verb_last or len(words) < 3:
+        return core
+    if words[0] not in grammar.guard_words.get("question_word", frozenset()):
+        return core
+    return " ".join((words[0], words[-1], *words[1:-1]))
 
 
 def corrected(
@@ -242,9 +270,16 @@ def aside(
         values = text
         if found is None:
             inner = framed(parser, text, None, allowed)
+            if inner is None and first:
+                # a move in the words of the game beside it: "Ich fang an: Ball in Blau."
+                spotted = parser.spotted(text, allowed, phase_slots)
+                if spotted is not None and spotted.score >= SURE_SCORE:
+                    inner = spotted, text  # (not "Siehste, gelb, hab ich doch gesagt")
             if inner is None:
                 continue
             found, values = inner
+        if set(found.slots) <= {"player"} and _told(parser, remark):
+            continue  # "Ben, put your phone down": said to Ben, no move
         if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
         if not first and any(
@@ -274,6 +309,14 @@ def aside(
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _told(parser: Matcher, remark: list[str]) -> bool:
+    """Does the remark tell someone to do something ("leg mal das Handy weg", "put your
+    phone down"): a verb of the grammar's ``order`` words first?"""
+    grammar = parser.grammar
+    start = grammar.opening(remark)
+    return start < len(remark) and remark[start] in grammar.guard_words.get("order", frozenset())
 
 
 def _reason_before(
@@ -352,22 +395,30 @@ def _only_remark(
     a request that moves nothing, it may deny and name things ("kurz anhalten bitte, das
     Telefon klingelt"); it only may not ask."""
     grammar = parser.grammar
+    guard = grammar.guard_words
     lead = grammar.opening(remark)  # "so wie ein echter Mülleimer", "just like chalk"
+    granting = guard.get("concession", frozenset())
+    if lead < len(remark) - 1 and remark[lead + 1] in granting:
+        lead += remark[lead] in grammar.frames.inside  # "even though"
     if lead < len(remark) and remark[lead] in grammar.frames.asides:
         words = remark[lead + 1 :]
     else:
         words = remark
-    guard = grammar.guard_words
     forbidden = remark_forbidden(grammar)
     # a reason that denies ("weil rot nicht geht", "because I haven't got red") tells why
     # this and not another: it may name other values of the move's own lists, never ask,
     # weigh or name someone ("lila, weil Ben das will" stays advice)
     refusal = guard.get("refusal", frozenset())
+    opened = len(words) < len(remark)
     reason = (
-        len(words) < len(remark)
+        opened
         and remark[lead] in guard.get("reason", frozenset())
         and any(w in refusal or w.endswith("n't") for w in words)
     )
+    if opened and remark[lead] in granting:
+        # "orange, obwohl rot besser passen würd": it weighs the other side, and grants it
+        forbidden = forbidden - guard.get("hedge", frozenset())
+        reason = True
     if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
         start = grammar.opening(words)
         if start < len(words) and words[start] in refusal:
@@ -378,14 +429,18 @@ def _only_remark(
         forbidden = forbidden - guard.get("question_word", frozenset())
     if any(w in forbidden or (w.endswith("n't") and not (may_deny or reason)) for w in words):
         return False
-    if words and words[0] in guard.get("question_start", frozenset()):
+    if words and words[0] in guard.get("question_start", frozenset()) and not opened:
         # verb first is a question, unless a particle says it tells ("ist ja klar")
         if not (len(words) > 1 and words[1] in guard.get("telling", frozenset())):
             return False
-    if may_deny:
-        return True
     fallback = parser.fallback
     spans = fallback.spans(fallback.tokens(" ".join(remark)))
+    if may_deny:
+        # it may name the phone that rings, never a value the phase's move would take
+        # now: "okay, Ball in Blau" is the move, not "okay" and a remark
+        return not any(
+            span.value in possible.get(span.slot, ()) and span.slot not in slots for span in spans
+        )
     about_someone = any(slot in PERSONAL_SLOTS or slot == "player" for slot in slots)
     return all(
         slots.get(span.slot) == span.value
@@ -445,9 +500,12 @@ def _contrast(parser: Matcher, remark: list[str], slots: Mapping[str, Any]) -> b
     orange", with a pause after "no", takes red back: :mod:`.retraction`)."""
     fallback = parser.fallback
     tokens = fallback.tokens(" ".join(remark))
-    refusal = parser.grammar.guard_words.get("refusal", frozenset())
+    guard = parser.grammar.guard_words
+    refusal = guard.get("refusal", frozenset())
     if len(tokens) < 2 or tokens[0] not in refusal:
         return False
+    if tokens[0] in guard.get("answer_no", frozenset()):
+        return False  # "rot, nee doch orange" takes red back (:mod:`.retraction`)
     rest = tokens[1:]
     spans = fallback.spans(rest)
     stop = parser.grammar.guard_words.get("stop", frozenset())

@@ -139,7 +139,9 @@ class Grammar:
         """The conversational frames (``frames`` of common.yaml, and of a game file)."""
         for source in (common, game):
             for kind, templates in (source.get("frames") or {}).items():
-                if isinstance(templates, dict):  # contractions: short form -> long form
+                if isinstance(templates, bool):  # a setting ("verb_last")
+                    self._frame_spec[kind] = templates
+                elif isinstance(templates, dict):  # contractions: short form -> long form
                     self._frame_spec[kind] = {**self._frame_spec.get(kind, {}), **templates}
                 else:
                     self._frame_spec[kind] = [*self._frame_spec.get(kind, []), *(templates or [])]

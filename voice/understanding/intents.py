@@ -45,6 +45,8 @@ SENTENCE_INDEX_LIMIT = 20_000
 """Sentence-level snapping only runs where a phase allows at most this many sentences."""
 
 
+_ECHOED = re.compile(r"^\s*([^,;:.!?…–—]+?)\s*\?+\s*(\S.*)$", re.DOTALL)
+"""A short question first, then the answer: "Den Ball? Na gelb." """
 _TAGGED = re.compile(r"^(.*\w.*?)\s*[,;:.!…–—-]+\s*([^,;:.!?…–—]+?)\s*\?+\s*$", re.DOTALL)
 """A sentence, a pause, then a short question at its end: the tag."""
 CHOSEN_SNAP_SCORE = 0.75
@@ -90,11 +92,38 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
+        answer = self._echoed(text, slots)
+        if answer is not None:  # "Das Telefon? Hm … gelb.": the answer is what was said
+            found = self.parse(answer, allowed, slots, heard=heard, last=last)
+            return None if found is None else Intent(found.name, found.slots, norm, found.score)
         found, values = self._understand(norm, allowed_set, slots, text, last)
         self._last = ((text, allowed_set, _freeze(slots)), (found, values))
         if found is not None and self._guarded(text, norm, found, values):
             return None  # never a move the player did not make
         return self._cell(found)
+
+    def _echoed(self, text: str, slots: Mapping[str, Iterable[Any]] | None) -> str | None:
+        """``text`` with a question first that only names what the answer is about, the
+        one value the phase leaves open or a player ("Den Ball? Na gelb, ganz klar.",
+        "Mia? Braun!"), said as a pause; or ``None``. Any other question first still asks
+        ("Blau? Geht das?", "Holiday? Nah, take School")."""
+        match = _ECHOED.match(text)
+        if match is None or "?" in match.group(2):
+            return None
+        fallback = self.fallback
+        tokens = fallback.tokens(normalize(match.group(1)))
+        spans = fallback.spans(tokens)
+        open_values = {k: tuple(v) for k, v in (slots or {}).items()}
+        if not spans or any(
+            s.slot != "player" and open_values.get(s.slot) != (s.value,) for s in spans
+        ):
+            return None
+        inside = {i for span in spans for i in range(span.start, span.end)}
+        guard = self.grammar.guard_words
+        said = guard.get("stop", frozenset()) | guard.get("filler", frozenset())  # "den", "hm"
+        if any(i not in inside and t not in said for i, t in enumerate(tokens)):
+            return None
+        return f"{match.group(1)}, {match.group(2)}"
 
     def _untagged(self, text: str, found: Intent) -> str | None:
         """``text`` without a tag question asked after a pause at its end ("Purple for
@@ -305,6 +334,15 @@ class IntentParser:
         if found is None and (unnamed := self._unnamed(norm)) != norm:
             found = self._exact(unnamed, allowed)
         return found
+
+    def spotted(
+        self,
+        norm: str,
+        allowed: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """``norm`` as the guarded fallback reads it (see :meth:`_fall_back`)."""
+        return self._fall_back(norm, allowed, slots)
 
     def _framed(
         self, norm: str, raw: str | None, allowed: frozenset[str] | None

@@ -43,7 +43,7 @@ from rapidfuzz import fuzz, process
 from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
-from voice.understanding.questions import generic_words
+from voice.understanding.questions import generic_words, key_words
 from voice.understanding.retraction import name_taken_back
 from voice.understanding.sounds import SoundIndex
 from words.text import normalize
@@ -258,7 +258,12 @@ class NameParser(IntentParser):
         result = super().parse(text, others, slots)
         if result is not None and result.name == self.intent:
             result = None  # a name reached only by snapping is not trusted
-        if result is not None and guessing and result.name in self.grammar.global_intents:
+        if (
+            result is not None
+            and guessing
+            and result.name in self.grammar.global_intents
+            and not self._keyed(norm, result.name)
+        ):
             # "wait, wait" in one's own guess window asks for a moment, as "wait" does
             aloud = super().parse(text, others | {THINKING}, slots)
             if aloud is not None and aloud.name == THINKING and aloud.score >= 1.0:
@@ -270,6 +275,13 @@ class NameParser(IntentParser):
                 return None  # "penalty for man": a command with a word misheard, no guess
             return (heard and self._by_sound(norm)) or self._free_guess(norm, text)
         return result
+
+    def _keyed(self, norm: str, name: str) -> bool:
+        """Does ``norm`` say a key word of intent ``name`` that no conversational frame
+        holds ("Pause" asks for one; "warte" may be thinking aloud)?"""
+        keys = key_words(self.grammar, self.fallback).get(name, frozenset())
+        frames = self.grammar.frames.words
+        return any(w in keys and w not in frames for w in norm.split())
 
     def _said_beside(
         self,

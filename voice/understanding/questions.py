@@ -65,6 +65,7 @@ def question(
     if any(p.split()[0] in refusal for p in pieces):
         return None  # "Pause. Nein, doch nicht."
     said: dict[tuple[str, str], Intent] = {}
+    orders = grammar.guard_words.get("order", frozenset())
     asking = grammar.question_intents | grammar.request_intents
     for piece in pieces:
         if all(w in grammar.frames.words for w in piece.split()):
@@ -75,13 +76,19 @@ def question(
         one = one or _asked(grammar, fallback, piece, allowed)
         if one is not None:
             said[(one.name, repr(sorted(one.slots.items())))] = one
-        elif fallback.spans(fallback.tokens(piece)):
+        elif any(span.slot not in PRONOUN_SLOTS for span in fallback.spans(fallback.tokens(piece))):
             return None  # a value in a piece that asks nothing: "Blau. Wo ist der Hut?"
+        elif piece.split()[grammar.opening(piece.split())] in orders:
+            return None  # "Jonas, leg mal das Handy weg, wir spielen jetzt": said to Jonas
     if len(said) != 1:
         return None
     (one,) = said.values()
     return Intent(one.name, one.slots, norm, SCORE)
 
+
+PRONOUN_SLOTS = frozenset({"self"})
+"""Slots a pronoun fills ("ich"): a remark beside a request may say "I" ("Pause, ich hol
+was zu trinken") without naming anything of the game."""
 
 _PIECES = re.compile(r"[.!?;,:…]+|\s[-–—]+\s")
 
@@ -123,7 +130,7 @@ def _asked(
     )
     if not candidates or len(unknown) > MAX_UNKNOWN:
         return None
-    keys = grammar.derived("question_keys", lambda g: _keys(g, fallback))
+    keys = key_words(grammar, fallback)
     stop = guard.get("stop", frozenset()) | guard.get("filler", frozenset())
     said = [t for t in tokens if t not in stop]
     # key words first; among as many, the one more of whose template words were said
@@ -262,13 +269,18 @@ def _known(fallback: Fallback) -> frozenset[str]:
     return frozenset(w for model in fallback.models.values() for w in model.words)
 
 
+def key_words(grammar: Grammar, fallback: Fallback) -> Mapping[str, frozenset[str]]:
+    """Each question and request intent's key words (worked out once per grammar)."""
+    return grammar.derived("question_keys", lambda g: _keys(g, fallback))
+
+
 def _keys(grammar: Grammar, fallback: Fallback, asking: bool = False) -> dict[str, frozenset[str]]:
     """Each question intent's key words: its template words few intents share (``asking``:
     question words among them, "wo" for where something is)."""
     spread: Counter[str] = Counter()
     for model in fallback.models.values():
         spread.update(model.words)
-    generic = generic_words(grammar)
+    generic = generic_words(grammar) | grammar.guard_words.get("minor", frozenset())
     if asking:
         generic = generic - grammar.guard_words.get("question_word", frozenset())
     return {
