@@ -98,7 +98,21 @@ def framed(
         )
         if meant is not None:
             return Intent(meant[0], meant[1], norm, found.score), reading.values
+    if allowed is None:
+        return None
+    # a move in the game's own words inside plain frames: "Buch in grün, bitte schön."
+    for reading in readings(parser, norm, raw):
+        if not reading.kinds or not reading.kinds <= PLAIN_FRAMES:
+            continue
+        spotted = parser.spotted(reading.core, allowed, None)
+        if spotted is not None and spotted.score >= SURE_SCORE:
+            return Intent(spotted.name, spotted.slots, norm, spotted.score), reading.values
     return None
+
+
+PLAIN_FRAMES = frozenset({"preface", "politeness", "tail", "lead", "answer"})
+"""Frames that neither ask, deny, take back nor name someone: around them a move said in
+the game's words (the guarded fallback) is still the move."""
 
 
 def _as_core(
@@ -117,6 +131,12 @@ def _as_core(
             found = parser.exact(without, allowed)
         if found is not None:
             return found
+    grammar = parser.grammar
+    plain = frames.without_inside(frames.expanded(core), asking=True)  # "sag nochmal …"
+    if plain != core and _matchable(grammar, plain):
+        found = parser.exact(plain, allowed)
+        if found is not None and found.name in grammar.question_intents | grammar.request_intents:
+            return found  # a question or request only, never a move
     return None
 
 

@@ -298,8 +298,11 @@ class NameParser(IntentParser):
             return None
         others = (allowed or self.grammar.intent_names) - {self.intent, THINKING}
         found = super().parse(text, others, slots)
-        if found is not None and found.name in self.grammar.question_intents:
-            return found  # "welche Hinweise hatten wir bisher?": answered, nothing changes
+        asking = self.grammar.question_intents | self.grammar.request_intents
+        if found is not None and found.name in asking:
+            # "welche Hinweise hatten wir bisher?": answered, nothing changes; "Stopp, das
+            # war nicht meine Antwort! Rückgängig machen!" is cheap to take back
+            return found
         return found if found is not None and found.score >= 1.0 else None
 
     def _to_a_player(self, norm: str) -> bool:
