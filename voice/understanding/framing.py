@@ -290,7 +290,7 @@ def aside(
         values = text
         if found is None:
             inner = framed(parser, text, None, allowed)
-            if inner is None and first:
+            if inner is None and (first or _grants(parser, remark)):
                 # a move in the words of the game beside it: "Ich fang an: Ball in Blau."
                 spotted = parser.spotted(text, allowed, phase_slots)
                 if spotted is not None and spotted.score >= SURE_SCORE:
@@ -329,6 +329,17 @@ def aside(
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _grants(parser: Matcher, remark: list[str]) -> bool:
+    """Does the remark open with a reason or a concession ("obwohl lila schöner wär",
+    "because …")? Beside it a move in the game's words stands ("Die Säge in Gelb, obwohl
+    …"); not beside an exclamation ("Rosa Schuhe, wie peinlich!")."""
+    grammar = parser.grammar
+    guard = grammar.guard_words
+    start = grammar.opening(remark)
+    opening = guard.get("concession", frozenset()) | guard.get("reason", frozenset())
+    return start < len(remark) and remark[start] in opening
 
 
 def _told(parser: Matcher, remark: list[str]) -> bool:
