@@ -89,7 +89,8 @@ def framed(
     grammar = parser.grammar
     if grammar.frames.silent(norm):
         return None  # "I know this one": only frames, the core a piece of one of them
-    for reading in readings(parser, norm, raw):
+    found_readings = readings(parser, norm, raw)
+    for reading in found_readings:
         found = _as_core(parser, reading.core, allowed, "question" in reading.kinds)
         if found is None:
             continue
@@ -101,7 +102,7 @@ def framed(
     if allowed is None:
         return None
     # a move in the game's own words inside plain frames: "Buch in grün, bitte schön."
-    for reading in readings(parser, norm, raw):
+    for reading in found_readings:
         if not reading.kinds or not reading.kinds <= PLAIN_FRAMES:
             continue
         spotted = parser.spotted(reading.core, allowed, None)
@@ -267,7 +268,8 @@ def aside(
     list the phase narrows (``phase_slots``: the two words on the card) only its values
     count: "holiday, because of the beach" names no word card on the table."""
     possible = {k: frozenset(v) for k, v in (phase_slots or {}).items()}
-    frames = parser.grammar.frames
+    grammar = parser.grammar
+    frames = grammar.frames
     words = norm.split()
     if len(words) < 2:
         return None
@@ -290,7 +292,9 @@ def aside(
         values = text
         if found is None:
             inner = framed(parser, text, None, allowed)
-            if inner is None and (first or _grants(parser, remark)):
+            # beside a reason or a concession ("Die Säge in Gelb, obwohl …"), not beside an
+            # exclamation ("Rosa Schuhe, wie peinlich!")
+            if inner is None and (first or grammar.opens_with(remark, "concession", "reason")):
                 # a move in the words of the game beside it: "Ich fang an: Ball in Blau."
                 spotted = parser.spotted(text, allowed, phase_slots)
                 if spotted is not None and spotted.score >= SURE_SCORE:
@@ -298,7 +302,7 @@ def aside(
             if inner is None:
                 continue
             found, values = inner
-        if set(found.slots) <= {"player"} and _told(parser, remark):
+        if set(found.slots) <= {"player"} and grammar.opens_with(remark, "order"):
             continue  # "Ben, put your phone down": said to Ben, no move
         if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
@@ -329,25 +333,6 @@ def aside(
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
-
-
-def _grants(parser: Matcher, remark: list[str]) -> bool:
-    """Does the remark open with a reason or a concession ("obwohl lila schöner wär",
-    "because …")? Beside it a move in the game's words stands ("Die Säge in Gelb, obwohl
-    …"); not beside an exclamation ("Rosa Schuhe, wie peinlich!")."""
-    grammar = parser.grammar
-    guard = grammar.guard_words
-    start = grammar.opening(remark)
-    opening = guard.get("concession", frozenset()) | guard.get("reason", frozenset())
-    return start < len(remark) and remark[start] in opening
-
-
-def _told(parser: Matcher, remark: list[str]) -> bool:
-    """Does the remark tell someone to do something ("leg mal das Handy weg", "put your
-    phone down"): a verb of the grammar's ``order`` words first?"""
-    grammar = parser.grammar
-    start = grammar.opening(remark)
-    return start < len(remark) and remark[start] in grammar.guard_words.get("order", frozenset())
 
 
 def _reason_before(
@@ -450,10 +435,8 @@ def _only_remark(
         # "orange, obwohl rot besser passen würd": it weighs the other side, and grants it
         forbidden = forbidden - guard.get("hedge", frozenset())
         reason = True
-    if may_deny:  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
-        start = grammar.opening(words)
-        if start < len(words) and words[start] in refusal:
-            return False
+    if may_deny and grammar.opens_with(words, "refusal"):
+        return False  # "… nicht verstanden", but "Pause. Ach nee, doch nicht." takes it back
     if may_deny or reason:
         forbidden = forbidden - refusal
     if may_deny and _indirect(parser, words):  # "ich weiß nicht mehr, was ich erzählt hab"

@@ -212,6 +212,14 @@ class Grammar:
             j += skipped
         return 0
 
+    def opens_with(self, words: Sequence[str], *kinds: str) -> bool:
+        """Is the first word after the opening words (:meth:`opening`) a guard word of one
+        of ``kinds`` ("ach, leg mal das Handy weg": an ``order``)?"""
+        start = self.opening(words)
+        return start < len(words) and any(
+            words[start] in self.guard_words.get(kind, ()) for kind in kinds
+        )
+
     @cached_property
     def matchable(self) -> frozenset[str]:
         """Words a sentence may hold and still match a template exactly (a name nobody

@@ -65,7 +65,6 @@ def question(
     if any(p.split()[0] in refusal for p in pieces):
         return None  # "Pause. Nein, doch nicht."
     said: dict[tuple[str, str], Intent] = {}
-    orders = grammar.guard_words.get("order", frozenset())
     asking = grammar.question_intents | grammar.request_intents
     for piece in pieces:
         if all(w in grammar.frames.words for w in piece.split()):
@@ -78,7 +77,7 @@ def question(
             said[(one.name, repr(sorted(one.slots.items())))] = one
         elif any(span.slot not in PRONOUN_SLOTS for span in fallback.spans(fallback.tokens(piece))):
             return None  # a value in a piece that asks nothing: "Blau. Wo ist der Hut?"
-        elif piece.split()[grammar.opening(piece.split())] in orders:
+        elif grammar.opens_with(piece.split(), "order"):
             return None  # "Jonas, leg mal das Handy weg, wir spielen jetzt": said to Jonas
     if len(said) != 1:
         return None
