@@ -53,3 +53,21 @@ def test_a_file_that_cannot_be_read_is_said_and_nothing_crashes(tmp_path: Path, 
     assert main(["--held-out", str(broken), str(foreign), "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "not valid YAML" in err and "unknown game or language" in err
+
+
+def test_the_dump_holds_every_outcome_and_no_time(tmp_path: Path) -> None:
+    """``--dump``: what each utterance was understood as, so that two runs that
+    understood everything alike (a change meant only to be faster) write the same bytes."""
+    dumps = [tmp_path / "one.jsonl", tmp_path / "two.jsonl"]
+    for dump in dumps:
+        code = main(["--held-out", str(FIXTURE), "--out", str(tmp_path), "--dump", str(dump)])
+        assert code in (0, 1)
+    lines = [json.loads(line) for line in dumps[0].read_text(encoding="utf-8").splitlines()]
+    assert [line["text"] for line in lines] == [
+        "I chose red",
+        "Cem green",
+        "pass me the juice, would you",
+    ]
+    assert lines[0]["got"]["intent"] and lines[0]["score"] is not None
+    assert not any("second" in key or "time" in key for line in lines for key in line)
+    assert dumps[0].read_bytes() == dumps[1].read_bytes()

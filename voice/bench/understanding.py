@@ -96,6 +96,8 @@ class Outcome:
     """The same on first meeting its game and phase (models and indexes being built)."""
     answered: bool = False
     """Table talk: farbspiel replied "not understood" (it should stay silent)."""
+    score: float | None = None
+    """The parser's score of what it understood (``None``: nothing understood)."""
 
 
 # --- reading ---------------------------------------------------------------------------
@@ -304,6 +306,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
         intent = session.parser.parse(case.text, phase.intents, phase.slots, last=phase.last)
         seconds = min(seconds, time.perf_counter() - start)
     got = intent.to_json() if intent is not None else None
+    score = intent.score if intent is not None else None
     if case.expect is not None:
         right = (
             same_meaning(intent, case.expect, phase.slots)
@@ -316,7 +319,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
             and session.is_move(intent)
             and intent.score < session.confirm_below
         )
-        return Outcome(case, right, confirmed, got, seconds)
+        return Outcome(case, right, confirmed, got, seconds, score=score)
     moves = len(session.actions)
     out = session.out
     if isinstance(out, RecordingOutput):  # shared by the copies: only this utterance's
@@ -328,7 +331,7 @@ def run_case(tables: Tables, case: Case, repeats: int = 1) -> Outcome:
     answered = isinstance(out, RecordingOutput) and any(
         r.get("type") == "not_understood" for r in out.records
     )
-    return Outcome(case, not applied, confirmed, got, seconds, answered=answered)
+    return Outcome(case, not applied, confirmed, got, seconds, answered=answered, score=score)
 
 
 def same_meaning(
@@ -408,6 +411,21 @@ def run(cases: Iterable[Case], warm: bool = False) -> list[Outcome]:
     for cold, hot in zip(first, second, strict=True):
         hot.cold_seconds = cold.seconds
     return second
+
+
+def dump(outcomes: Iterable[Outcome], path: Path) -> None:
+    """Every utterance's outcome, one JSON line each, times left out: two runs that
+    understood everything alike give byte-identical files (``--dump``), so a change
+    meant only to be faster can be checked to change no answer."""
+    lines = [
+        json.dumps(
+            {"where": o.case.where, "text": o.case.text, "got": o.got, "score": o.score,
+             "right": o.right, "confirmed": o.confirmed, "answered": o.answered},
+            ensure_ascii=False, sort_keys=True,
+        )
+        for o in outcomes
+    ]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # --- spoken table talk -----------------------------------------------------------------
@@ -743,7 +761,9 @@ def held_out_markdown(
     return "\n".join(lines) + "\n"
 
 
-def held_out_main(files: Sequence[Path], out: Path, show_failures: bool) -> int:
+def held_out_main(
+    files: Sequence[Path], out: Path, show_failures: bool, dump_to: Path | None = None
+) -> int:
     """Measure held-out files; every file and entry that cannot be read is said, not fatal."""
     cases: list[Case] = []
     bad: list[Unmeasurable] = []
@@ -761,6 +781,8 @@ def held_out_main(files: Sequence[Path], out: Path, show_failures: bool) -> int:
         print("no measurable held-out utterances", file=sys.stderr)
         return 2
     outcomes = run(cases, warm=True)
+    if dump_to is not None:
+        dump(outcomes, dump_to)
     rows = held_out_rows(summarise(outcomes), bad)
     report = held_out_markdown(files, rows, outcomes, bad)
     out.mkdir(parents=True, exist_ok=True)
@@ -804,13 +826,19 @@ def _arguments() -> argparse.ArgumentParser:
         metavar="FILE",
         help="measure held-out files (<game>.<lang>.yaml, situations from the corpora)",
     )
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        metavar="FILE",
+        help="write every utterance's outcome (no times) to FILE, one JSON line each",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _arguments().parse_args(argv)
     if args.held_out:
-        return held_out_main(args.held_out, args.out, args.show_failures)
+        return held_out_main(args.held_out, args.out, args.show_failures, args.dump)
     files = corpus_files(args.game, args.lang)
     if not files:
         print("no corpus files match", file=sys.stderr)
@@ -821,6 +849,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corpus error: {exc}", file=sys.stderr)
         return 2
     outcomes = run(cases, warm=True)
+    if args.dump is not None:
+        dump(outcomes, args.dump)
     summaries = summarise(outcomes)
     spoken: list[Spoken] | None = None
     if args.spoken:
