@@ -197,6 +197,21 @@ def test_wait_pauses_the_game_outside_a_guess_window() -> None:
 
 # --- the guard stays -------------------------------------------------------------------
 @pytest.mark.parametrize(
+    ("lang", "line", "word"),
+    [("en", "Can I take School?", "School"), ("de", "Kann ich Urlaub nehmen?", "Urlaub"),
+     ("de", "Darf ich bitte Schule nehmen?", "Schule")],
+)  # fmt: skip
+def test_asking_leave_for_a_choice_cheap_to_take_back_makes_it(lang, line, word) -> None:
+    """Farben's side of the word card is chosen when its chooser asks whether they may
+    take it: said back, "nein" takes it back; Alle meine Farben's "darf ich rot?" still
+    asks which colours go (below)."""
+    session = corpus_table("farben", lang, "side")
+    before = len(session.actions)
+    session.hear(line)
+    assert session.actions[before:] and session.actions[-1].args.get("word") == word
+
+
+@pytest.mark.parametrize(
     ("lang", "line"),
     [("en", "can I play red?"), ("en", "Ben, play purple"), ("en", "um, red, okay?"),
      ("en", "give me the red card"), ("en", "no, not green"), ("de", "kann ich rot nehmen?"),

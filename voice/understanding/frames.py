@@ -31,8 +31,11 @@ from words.text import normalize
 
 LEFT = ("preface", "exclamation", "lead", "answer", "correction", "negation", "vocative")
 """Kinds that stand before the core, in any number and order."""
-NEXT_TO_CORE = ("question", "request")
-"""Kinds that stand right before the core, at most one ("can I have", "ich hätte gern")."""
+NEXT_TO_CORE = ("question", "permission", "request")
+"""Kinds that stand right before the core, at most one ("can you tell me", "can I have",
+"ich hätte gern")."""
+ASKING = frozenset({"question", "permission"})
+"""Kinds that ask: a verb may close the sentence after them ("kann ich einen Tipp haben")."""
 RIGHT = ("politeness", "tail", "vocative", "question_end")
 """Kinds that stand after the core, in any number ("…, please, Cem, okay?")."""
 EVERYWHERE = ("politeness",)
@@ -144,7 +147,7 @@ class Frames:
             for end, right_kinds, called in rights:
                 if end <= start or (start == 0 and end == len(words)):
                     continue
-                if "question_end" in right_kinds and "question" not in left_kinds:
+                if "question_end" in right_kinds and not left_kinds & ASKING:
                     continue
                 core = words[start:end]
                 if len(core) > 2 and self._only_silent(core):

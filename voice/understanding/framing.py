@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from voice.understanding.fallback import SURE_SCORE, VALUE_SLOTS, Fallback, refused
 from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar, phrase_at
-from voice.understanding.intent import Core, Intent
+from voice.understanding.intent import Asked, Core, Intent
 
 CORRECTION = "correction"
 """The grammar's intent of a correction right after a move ("nein, doch gelb")."""
@@ -91,14 +91,24 @@ def framed(
         return None  # "I know this one": only frames, the core a piece of one of them
     found_readings = readings(parser, norm, raw)
     for reading in found_readings:
-        found = _as_core(parser, reading.core, allowed, "question" in reading.kinds)
+        found = _as_core(
+            parser, reading.core, allowed, reading.kinds, _subject(grammar, norm, reading)
+        )
         if found is None:
             continue
         meant = through(
-            reading, found.name, found.slots, parser.frame_guarded, grammar.addressee_slots
+            reading,
+            found.name,
+            found.slots,
+            parser.frame_guarded,
+            grammar.addressee_slots,
+            grammar.leave_moves,
         )
         if meant is not None:
-            return Intent(meant[0], meant[1], norm, found.score), reading.values
+            values = reading.values
+            if "permission" in reading.kinds and meant[0] in parser.frame_guarded:
+                values = Asked(values)  # "darf ich …?": the "?" asks leave
+            return Intent(meant[0], meant[1], norm, found.score), values
     if allowed is None:
         return None
     # a move in the game's own words inside plain frames: "Buch in grün, bitte schön."
@@ -117,13 +127,26 @@ the game's words (the guarded fallback) is still the move."""
 
 
 def _as_core(
-    parser: Matcher, core: str, allowed: frozenset[str] | None, asked: bool = False
+    parser: Matcher,
+    core: str,
+    allowed: frozenset[str] | None,
+    kinds: frozenset[str] = frozenset(),
+    subject: str | None = None,
 ) -> Intent | None:
-    """``core`` as a sentence of the templates; ``asked``: said after a question frame
-    ("sag mal, was in Spalte zwei liegt": "was liegt in Spalte zwei")."""
+    """``core`` as a sentence of the templates, said inside frames of ``kinds``: after a
+    question frame also with its verb second ("sag mal, was in Spalte zwei liegt": "was
+    liegt in Spalte zwei"); after asking leave also without the verb that closes it
+    ("darf ich den Ball rot machen": "den Ball rot") and said by its ``subject`` ("can I
+    put green on the ball": "I put green on the ball")."""
     frames = parser.grammar.frames
-    indirect = _verb_second(parser, core) if asked else core
-    for said in dict.fromkeys((core, frames.expanded(core), indirect)):  # "blauer": "blau"
+    said_as = [core, frames.expanded(core)]
+    if "question" in kinds:
+        said_as.append(_verb_second(parser, core))
+    if "permission" in kinds:
+        said_as.append(_without_closing_verb(parser.grammar, core))
+        if subject is not None:
+            said_as.append(f"{subject} {core}")
+    for said in dict.fromkeys(said_as):  # "blauer": "blau"
         without = frames.without_inside(said)  # "gib mir doch mal …"
         if not _matchable(parser.grammar, without):
             continue
@@ -139,6 +162,24 @@ def _as_core(
         if found is not None and found.name in grammar.question_intents | grammar.request_intents:
             return found  # a question or request only, never a move
     return None
+
+
+def _subject(grammar: Grammar, norm: str, reading: Reading) -> str | None:
+    """The subject of the frame that asks leave before the core ("can I": "I"), if any."""
+    if "permission" not in reading.kinds:
+        return None
+    subjects = grammar.guard_words.get("subject", frozenset())
+    before = [w for w in norm.split()[: reading.start] if w in subjects]
+    return before[-1] if before else None
+
+
+def _without_closing_verb(grammar: Grammar, core: str) -> str:
+    """``core`` without the verb of the move said last, as after "darf ich" ("den Ball
+    rot machen": "den Ball rot"); else ``core``."""
+    words = core.split()
+    if len(words) > 1 and words[-1] in grammar.guard_words.get("question_verb", frozenset()):
+        return " ".join(words[:-1])
+    return core
 
 
 def _verb_second(parser: Matcher, core: str) -> str:
@@ -219,10 +260,16 @@ def through(
     slots: Mapping[str, Any],
     guarded: frozenset[str],
     addressee_slots: Mapping[str, str],
+    cheap: frozenset[str] = frozenset(),
 ) -> tuple[str, dict[str, Any]] | None:
     """What the core (understood as ``name``, ``slots``) means inside its frames, or
-    ``None`` if the frames forbid it (a question or a negation around a move)."""
-    if name in guarded and reading.kinds & _NOT_A_MOVE:
+    ``None`` if the frames forbid it (a question or a negation around a move). Asking
+    leave for one's own move ("darf ich den Ball rot machen?") makes it where it is
+    ``cheap`` to take back (said back, "nein" undoes it; the rules refuse what is not
+    allowed, which answers the question), and asks nothing more; elsewhere ("can I say
+    Elsa?") it stays a question."""
+    kinds = reading.kinds
+    if name in guarded and (kinds & _NOT_A_MOVE or ("permission" in kinds and name not in cheap)):
         return None
     out = dict(slots)
     slot = addressee_slots.get(name)

@@ -115,6 +115,10 @@ class Grammar:
         self.tag_moves: frozenset[str] = frozenset(game.get("tag_moves", []))
         """Moves a tag question after them still makes ("Vogel grün, ne?"): those cheap to
         take back. Any other move asked so stays a question ("Mia hatte weiß, oder?")."""
+        self.leave_moves: frozenset[str] = frozenset(game.get("leave_moves", []))
+        """Moves a question asking leave makes ("kann ich Urlaub nehmen?"): those cheap to
+        take back, where people ask so to make them. Elsewhere it asks whether the move is
+        allowed ("darf ich rot?": which colours go)."""
         cells = game.get("cells") or {}
         self.cell_columns: int | None = int(cells["columns"]) if "columns" in cells else None
         """A board of this many columns whose squares may be named by row and column
@@ -418,6 +422,7 @@ _OWN_KEYS = frozenset(
         "global_intents",
         "guarded_intents",
         "tag_moves",
+        "leave_moves",
         "question_intents",
         "request_intents",
         "guard_words",

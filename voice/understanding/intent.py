@@ -31,3 +31,8 @@ class Core(str):
     """Where the guard reads instead of the whole utterance: the sentence itself, once
     what stood beside it was read and found harmless (a remark: "grün, nicht blau") or
     was taken back ("gelb, nein warte, orange")."""
+
+
+class Asked(Core):
+    """The sentence of a move asked leave for ("darf ich den Ball rot machen?"): the guard
+    reads it, and the question mark belongs to the asking."""

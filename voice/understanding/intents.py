@@ -23,7 +23,7 @@ from voice.understanding import framing
 from voice.understanding.contradiction import contradicted
 from voice.understanding.fallback import CELL_SLOTS, Fallback, refused
 from voice.understanding.grammar import Grammar
-from voice.understanding.intent import Core
+from voice.understanding.intent import Asked, Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
 from voice.understanding.retraction import Settled, decided, retracted, settled
@@ -188,7 +188,7 @@ class IntentParser:
             read, read_norm = said, normalize(said)
         else:
             read, read_norm = text, norm
-        asks = "?" in text and not isinstance(values, Settled) and said is None
+        asks = "?" in text and not isinstance(values, (Settled, Asked)) and said is None
         return asks or refused(self.grammar, self.fallback, read, read_norm, found.slots, values)
 
     def declined(self, text: str) -> None:
