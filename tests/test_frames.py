@@ -404,3 +404,19 @@ def test_a_name_taken_back_in_the_same_breath_leaves_the_other_as_the_guess(
     session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
     said, _ = said_to(session, line)
     assert any("Garfield" in s for s in said) and not any("Tigger" in s for s in said), said
+
+
+# --- a player said beside a question is not who it asks about ---------------------------
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "Who's after Ben?"), ("en", "Is it me or Ben?"), ("de", "Wer ist nach Ben dran?"),
+     ("de", "Ist jetzt Ben dran oder ich?")],
+)  # fmt: skip
+def test_who_comes_next_beside_a_name_tells_whose_turn_it_is(lang: str, line: str) -> None:
+    """Asked whose turn it is with another player named beside the question, the table
+    says whose turn it is; it never answers as if asked "is it Ben's turn?"."""
+    session = table("alle-meine-farben", lang, [])
+    said, kinds = said_to(session, line)
+    assert said and "not_understood" not in kinds
+    assert "turn_no" not in kinds and "turn_yes" not in kinds
+    assert any("Anna" in s for s in said)  # Anna starts: her turn is said

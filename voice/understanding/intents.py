@@ -572,7 +572,7 @@ class IntentParser:
             language=self.grammar.lang,
         ):
             name = result.intent.name
-            slots = {k: _plain(e.value) for k, e in result.entities.items()}
+            slots = said_slots(result.entities)
             rank = (allowed is None or name in allowed, result.text_chunks_matched)
             if best is None or rank > best[0]:
                 best = (rank, Intent(name, slots, norm, 1.0))
@@ -663,6 +663,12 @@ def _find(words: list[str], part: list[str]) -> int | None:
         if words[start : start + len(part)] == part:
             return start
     return None
+
+
+def said_slots(entities: Mapping[str, Any]) -> dict[str, Any]:
+    """The slots of a template match; a value said only beside the question (a slot named
+    with a leading underscore, "who's after {player:_beside}") is none of them."""
+    return {k: _plain(e.value) for k, e in entities.items() if not k.startswith("_")}
 
 
 def _freeze(slots: Mapping[str, Iterable[Any]] | None) -> Any:

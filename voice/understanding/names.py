@@ -42,7 +42,7 @@ from rapidfuzz import fuzz, process
 
 from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar, holds_phrase
-from voice.understanding.intents import MAX_CHARS, Intent, IntentParser
+from voice.understanding.intents import MAX_CHARS, Intent, IntentParser, said_slots
 from voice.understanding.questions import generic_words, key_words
 from voice.understanding.retraction import name_taken_back
 from voice.understanding.sounds import SoundIndex
@@ -337,7 +337,7 @@ class NameParser(IntentParser):
             language=self.grammar.lang,
         ):  # fmt: skip
             name = result.intent.name
-            slots = {k: _plain(e.value) for k, e in result.entities.items()}
+            slots = said_slots(result.entities)
             rank = (
                 allowed is None or name in allowed,
                 result.text_chunks_matched,
