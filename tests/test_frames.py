@@ -165,7 +165,8 @@ def test_a_refusal_without_a_pause_stays_one(lang: str, refusal: str) -> None:
 @pytest.mark.parametrize(
     ("lang", "line"),
     [("en", "ooh I know this"), ("en", "oh come on"), ("en", "uhhh"), ("de", "ähhh"),
-     ("de", "oh, das kenne ich"), ("en", "wait"), ("de", "warte mal")],
+     ("de", "oh, das kenne ich"), ("en", "wait"), ("de", "warte mal"),
+     ("de", "Ich hätt's sofort gewusst."), ("en", "um, I totally knew that")],
 )  # fmt: skip
 def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) -> None:
     done = "done" if lang == "en" else "fertig"

@@ -572,9 +572,17 @@ class NameParser(IntentParser):
         if start == end or end - start > self._longest_name:
             # nothing said, or longer than any name: "hurry up, the time is running out"
             return Intent(THINKING, {}, norm, 1.0)
-        sentence = self.grammar.guard_words.get("not_in_names", frozenset())
+        guard = self.grammar.guard_words
+        sentence = guard.get("not_in_names", frozenset())
         if end - start >= MIN_SENTENCE and sentence & set(words[start:end]):
             return Intent(THINKING, {}, norm, 1.0)  # "man, that was so close earlier"
+        subject, filler = guard.get("subject", frozenset()), guard.get("filler", frozenset())
+        opening = self.grammar.opening_words
+        opened = next((i for i, w in enumerate(words) if w not in filler and w not in opening), 0)
+        if start == opened + 1 and words[opened] in subject:
+            # what follows a bare "ich", "I" said first is what they did, not a name:
+            # "Ich hätt's sofort gewusst", "I totally knew that" ("is it Ratatouille?" asks)
+            return Intent(THINKING, {}, norm, 1.0)
         typed = normalize(text, keep_case=True).split()
         shown = typed if len(typed) == len(words) else words
         return Intent(self.intent, {self.slot: " ".join(shown[start:end])}, norm, 1.0)
