@@ -58,20 +58,23 @@ def _run(*argv: str) -> None:
 
 
 def make_clip(text: str, voice: str, folder: Path, index: int) -> Path:
+    """``text`` said by espeak-ng's ``voice`` over a faint pink-noise floor, the same
+    samples every time (sox ``-R``: its noise and dither are otherwise new on each run, and
+    a test heard through pocketsphinx could pass or fail by chance)."""
     raw = folder / f"raw-{index}.wav"
     speech = folder / f"speech-{index}.wav"
     noise = folder / f"noise-{index}.wav"
     out = folder / f"clip-{index:03d}.wav"
     _run("espeak-ng", "-v", voice, "-w", str(raw), text)
     # speech at 16 kHz mono, 0.4 s of room before and after it
-    _run("sox", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(speech),
+    _run("sox", "-R", str(raw), "-r", "16000", "-c", "1", "-b", "16", str(speech),
          "norm", "-3", "pad", "0.4", "0.4")  # fmt: skip
     length = subprocess.run(
         ["soxi", "-D", str(speech)], check=True, capture_output=True, text=True
     ).stdout.strip()
-    _run("sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(noise),
+    _run("sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", str(noise),
          "synth", length, "pinknoise", "vol", f"{NOISE_DB}dB")  # fmt: skip
-    _run("sox", "-m", str(speech), str(noise), str(out))
+    _run("sox", "-R", "-m", str(speech), str(noise), str(out))
     return out
 
 
