@@ -196,7 +196,7 @@ class WyomingSynthesiser:
                 done = None
             if done is not None and done.returncode == 0 and changed.is_file():
                 changed.replace(path)
-                return seconds / factor
+                return _wav_seconds(path, seconds / factor)  # tempo's length is not exact
         if not self._told_rate and "tempo" in effects:
             self._told_rate = True
             self.notify(Notice("tts_wyoming_own_speed", {"uri": self.uri}))
@@ -268,3 +268,13 @@ def _write_wav(path: Path, audio: bytes, frame_rate: int) -> None:
         out.setsampwidth(2)
         out.setframerate(frame_rate)
         out.writeframes(audio)
+
+
+def _wav_seconds(path: Path, otherwise: float) -> float:
+    """The length of the wav file at ``path`` in seconds; ``otherwise`` if it cannot be
+    read."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            return wav.getnframes() / float(wav.getframerate())
+    except (OSError, EOFError, wave.Error):
+        return otherwise
