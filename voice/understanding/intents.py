@@ -9,7 +9,8 @@ table talk never turns into a move.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from functools import cached_property
 from typing import Any
@@ -69,6 +70,23 @@ class IntentParser:
         self._phase_vocabulary: dict[Any, frozenset[str]] = {}
         self._last: tuple[Any, tuple[Intent | None, str | None]] | None = None
         """What :meth:`parse` understood last, before the guard (for :meth:`refuses`)."""
+        self._memo: dict[tuple[str, frozenset[str] | None], Intent | None] | None = None
+        """Exact matches found while one utterance is read (see :meth:`_utterance`)."""
+
+    @contextmanager
+    def _utterance(self) -> Iterator[None]:
+        """Remember exact matches while one utterance is read: its readings (frames,
+        pauses, a try taken back) try the same words against the same intents again and
+        again, a quarter of all matching. Forgotten after it, so nothing said earlier
+        decides anything later, and every utterance costs what it costs the first time."""
+        if self._memo is not None:  # a reading inside one already open
+            yield
+            return
+        self._memo = {}
+        try:
+            yield
+        finally:
+            self._memo = None
 
     def parse(
         self,
@@ -92,14 +110,15 @@ class IntentParser:
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
-        answer = self._echoed(text, slots)
-        if answer is not None:  # "Das Telefon? Hm … gelb.": the answer is what was said
-            found = self.parse(answer, allowed, slots, heard=heard, last=last)
-            return None if found is None else Intent(found.name, found.slots, norm, found.score)
-        found, values = self._understand(norm, allowed_set, slots, text, last)
-        self._last = ((text, allowed_set, _freeze(slots)), (found, values))
-        if found is not None and self._guarded(text, norm, found, values):
-            return None  # never a move the player did not make
+        with self._utterance():
+            answer = self._echoed(text, slots)
+            if answer is not None:  # "Das Telefon? Hm … gelb.": the answer is what was said
+                found = self.parse(answer, allowed, slots, heard=heard, last=last)
+                return None if found is None else Intent(found.name, found.slots, norm, found.score)
+            found, values = self._understand(norm, allowed_set, slots, text, last)
+            self._last = ((text, allowed_set, _freeze(slots)), (found, values))
+            if found is not None and self._guarded(text, norm, found, values):
+                return None  # never a move the player did not make
         return self._cell(found)
 
     def _echoed(self, text: str, slots: Mapping[str, Iterable[Any]] | None) -> str | None:
@@ -168,11 +187,12 @@ class IntentParser:
             return False
         allowed_set = frozenset(allowed) if allowed is not None else None
         key = (text, allowed_set, _freeze(slots))
-        if self._last is not None and self._last[0] == key:  # parsed just before
-            found, values = self._last[1]
-        else:
-            found, values = self._understand(norm, allowed_set, slots, text)
-        return found is not None and self._guarded(text, norm, found, values)
+        with self._utterance():
+            if self._last is not None and self._last[0] == key:  # parsed just before
+                found, values = self._last[1]
+            else:
+                found, values = self._understand(norm, allowed_set, slots, text)
+            return found is not None and self._guarded(text, norm, found, values)
 
     def _guarded(self, text: str, norm: str, found: Intent, values: str | None) -> bool:
         """Does the guard refuse ``found`` as a move? It reads the whole utterance, or
@@ -552,6 +572,16 @@ class IntentParser:
         return found
 
     def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """:meth:`_best_exact`, found once per utterance (see :meth:`_utterance`)."""
+        memo = self._memo
+        if memo is None:
+            return self._best_exact(norm, allowed)
+        key = (norm, allowed)
+        if key not in memo:
+            memo[key] = self._best_exact(norm, allowed)
+        return memo[key]
+
+    def _best_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """The best exact match: an intent the phase allows first (tried on its own, which
         is faster), then any other, so the caller can say "not now"."""
         if allowed is None:

@@ -148,6 +148,19 @@ class NameParser(IntentParser):
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
+        with self._utterance():
+            return self._understood(norm, text, allowed_set, slots, heard)
+
+    def _understood(
+        self,
+        norm: str,
+        text: str,
+        allowed_set: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+        heard: bool,
+    ) -> Intent | None:
+        """What :meth:`parse` says ``norm`` means (the whole utterance, or it without its
+        opening words)."""
         result = self._parse(norm, text, allowed_set, slots, heard)
         if result is not None and result.score >= 1.0:
             return result  # the whole sentence ("Hey Duggee" is a name)
@@ -328,7 +341,7 @@ class NameParser(IntentParser):
         ("no, Mickey" is thinking aloud, "can I say Elsa" asks)."""
         return super().frame_guarded | {self.intent}
 
-    def _exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+    def _best_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """Exact template match; among equally good ones a game intent beats a global
         command ("weiter" in a guess window is a pass, not "continue")."""
         best: tuple[tuple[bool, int, bool], Intent] | None = None
