@@ -33,6 +33,7 @@ from hassil.util import merge_dict
 from games.data import parse_yaml
 from games.errors import FarbspielError
 from voice.understanding.frames import Frames
+from voice.understanding.prefilter import TemplateFilter
 from words.numbers import ordinal_forms
 from words.text import normalize
 
@@ -303,6 +304,18 @@ class Grammar:
             self._lists_for.pop(next(iter(self._lists_for)))
         self._lists_for[text] = lists
         return lists
+
+    @cached_property
+    def templates(self) -> TemplateFilter:
+        """The templates indexed by the words they can say (:mod:`.prefilter`)."""
+        return TemplateFilter(self.intents, self.slot_lists)
+
+    def candidates(self, intents: Intents, text: str) -> Intents:
+        """``intents`` (:attr:`intents` or a part of them) with only the sentences that
+        may match ``text`` (normalised, matched with the lists of :meth:`lists_for`):
+        hassil finds exactly what it finds with all of them, in the same order, only
+        faster."""
+        return self.templates.narrowed(intents, self.templates.mask(text))
 
     def spoken_lists(self) -> dict[str, SlotList]:
         """The slot lists as recognisers hear them: typed-only lists empty, typed-only

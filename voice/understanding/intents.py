@@ -584,20 +584,26 @@ class IntentParser:
     def _best_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """The best exact match: an intent the phase allows first (tried on its own, which
         is faster), then any other, so the caller can say "not now"."""
+        mask = self.grammar.templates.mask(norm)  # the sentences that may match, for both
         if allowed is None:
-            return self._exact_in(norm, self.grammar.intents, allowed)
-        found = self._exact_in(norm, self._intents_of(allowed, True), allowed)
+            return self._exact_in(norm, self.grammar.intents, allowed, mask)
+        found = self._exact_in(norm, self._intents_of(allowed, True), allowed, mask)
         if found is not None:
             return found
-        return self._exact_in(norm, self._intents_of(allowed, False), allowed)
+        return self._exact_in(norm, self._intents_of(allowed, False), allowed, mask)
 
     def _exact_in(
-        self, norm: str, intents: Intents, allowed: frozenset[str] | None
+        self, norm: str, intents: Intents, allowed: frozenset[str] | None, mask: int
     ) -> Intent | None:
+        """The best match of ``norm`` among ``intents``, trying only the sentences in
+        ``mask`` (:meth:`TemplateFilter.mask`)."""
+        candidates = self.grammar.templates.narrowed(intents, mask)
+        if not candidates.intents:
+            return None  # no sentence can say these words: hassil need not read them
         best: tuple[tuple[bool, int], Intent] | None = None
         for result in recognize_all(
             norm,
-            intents,
+            candidates,
             slot_lists=self.grammar.lists_for(norm),
             language=self.grammar.lang,
         ):

@@ -344,11 +344,13 @@ class NameParser(IntentParser):
     def _best_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """Exact template match; among equally good ones a game intent beats a global
         command ("weiter" in a guess window is a pass, not "continue")."""
+        candidates = self.grammar.candidates(self.grammar.intents, norm)
+        if not candidates.intents:
+            return None  # no sentence can say these words
         best: tuple[tuple[bool, int, bool], Intent] | None = None
         for result in recognize_all(
-            norm, self.grammar.intents, slot_lists=self.grammar.lists_for(norm),
-            language=self.grammar.lang,
-        ):  # fmt: skip
+            norm, candidates, slot_lists=self.grammar.lists_for(norm), language=self.grammar.lang
+        ):
             name = result.intent.name
             slots = said_slots(result.entities)
             rank = (
