@@ -37,7 +37,7 @@ from hassil.intents import RangeSlotList, TextSlotList
 from hassil.sample import sample_expression, sample_intents
 from rapidfuzz import fuzz, process
 
-from voice.understanding.grammar import Grammar, holds_phrase, phrase_at
+from voice.understanding.grammar import Grammar, Phrases, holds_phrase
 from words.text import normalize
 
 SURE_SCORE = 0.9
@@ -93,10 +93,12 @@ class Fallback:
         self._values = self._value_index()
         self._single = {key[0]: hit for key, hit in self._values.items() if len(key) == 1}
         self._fuzzy_keys = [w for w in self._single if len(w) >= MIN_FUZZY_VALUE]
-        self._skip = sorted(
-            (tuple(s.split()) for s in (*grammar.skip_words, *self.words.get("filler", ()))),
-            key=len,
-            reverse=True,
+        self._skip = Phrases(
+            sorted(
+                (tuple(s.split()) for s in (*grammar.skip_words, *self.words.get("filler", ()))),
+                key=len,
+                reverse=True,
+            )
         )
 
     # --- training ----------------------------------------------------------------------
@@ -151,7 +153,7 @@ class Fallback:
         out: list[str] = []
         i = 0
         while i < len(words):
-            skipped = phrase_at(words, i, self._skip)
+            skipped = self._skip.at(words, i)
             if not skipped:
                 out.append(words[i])
                 skipped = 1

@@ -160,7 +160,7 @@ class Grammar:
             extra_data = _grammar_file(lang, extra)
             merge_dict(merged, {k: v for k, v in extra_data.items() if k not in _OWN_KEYS})
         self.skip_words: tuple[str, ...] = tuple(normalize(w) for w in merged.get("skip_words", []))
-        self._skip_phrases: tuple[tuple[str, ...], ...] = tuple(
+        self._skip_phrases = Phrases(
             sorted({tuple(w.split()) for w in self.skip_words if w}, key=len, reverse=True)
         )
         merged["lists"] = _with_ordinals(merged.get("lists") or {}, lang)
@@ -201,7 +201,7 @@ class Grammar:
             if words[i] in self.opening_words:
                 i = end = i + 1
                 continue
-            skipped = phrase_at(words, i, self._skip_phrases)
+            skipped = self._skip_phrases.at(words, i)
             if not skipped:
                 break
             i += skipped
@@ -211,7 +211,7 @@ class Grammar:
         rest = list(words[i:])
         j = 0
         while j < len(rest):  # anything beyond skip words left?
-            skipped = phrase_at(rest, j, self._skip_phrases)
+            skipped = self._skip_phrases.at(rest, j)
             if not skipped:
                 return i
             j += skipped
@@ -494,6 +494,24 @@ def phrase_at(words: Sequence[str], i: int, phrases: Iterable[tuple[str, ...]]) 
         if phrase and tuple(words[i : i + len(phrase)]) == phrase:
             return len(phrase)
     return 0
+
+
+class Phrases:
+    """Phrases (each a tuple of words, longest first) looked for at every word of an
+    utterance, as :func:`phrase_at` finds them: filed by their first word, so only those
+    that can start at a word are compared (dozens of skip words and fillers, at every
+    word of every reading)."""
+
+    def __init__(self, phrases: Iterable[tuple[str, ...]]) -> None:
+        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in phrases:
+            if phrase:
+                self._by_first.setdefault(phrase[0], []).append(phrase)
+
+    def at(self, words: Sequence[str], i: int) -> int:
+        """How many words the first phrase that starts at ``words[i]`` takes up; 0 if
+        none does."""
+        return phrase_at(words, i, self._by_first.get(words[i], ()))
 
 
 def holds_phrase(norm: str, phrases: Iterable[str]) -> bool:
