@@ -421,3 +421,30 @@ def test_who_comes_next_beside_a_name_tells_whose_turn_it_is(lang: str, line: st
     assert said and "not_understood" not in kinds
     assert "turn_no" not in kinds and "turn_yes" not in kinds
     assert any("Anna" in s for s in said)  # Anna starts: her turn is said
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "colour"),
+    [("en", "Ben here: yellow", "yellow"), ("en", "yellow for the hat, says Ben", "yellow"),
+     ("en", "okay, this is Ben, and yellow for the hat", "yellow"),
+     ("de", "Ben hier: gelb", "yellow"), ("de", "Gelb für den Hut, sagt Ben", "yellow"),
+     ("de", "also ich bin Ben und ich nehm gelb", "yellow")],
+)  # fmt: skip
+def test_a_player_who_says_who_speaks_makes_the_move(lang: str, line: str, colour: str) -> None:
+    """Saying one's own name first ("Ben here", "ich bin Ben und …") or last ("…, says
+    Ben") calls no one: the move is made, as a blind player at the table would say it."""
+    session = table("alle-meine-farben", lang, ["Anna" if lang == "en" else "Anna"])
+    session.hear("blue" if lang == "en" else "blau")  # Anna's ball; Ben's hat next
+    moves = len(session.actions)
+    said_to(session, line)
+    assert len(session.actions) == moves + 1, session.out
+    assert session.actions[-1].args.get("colour") == colour
+
+
+@pytest.mark.parametrize(("lang", "line"), [("en", "Ben, yellow"), ("de", "Ben, gelb")])
+def test_a_name_said_to_someone_beside_a_move_is_still_advice(lang: str, line: str) -> None:
+    session = table("alle-meine-farben", lang, ["Anna"])
+    session.hear("blue" if lang == "en" else "blau")
+    moves = list(session.actions)
+    said_to(session, line)
+    assert session.actions == moves and session.awaiting is None

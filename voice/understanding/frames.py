@@ -29,21 +29,27 @@ from hassil.sample import sample_expression
 
 from words.text import normalize
 
-LEFT = ("preface", "exclamation", "lead", "answer", "correction", "negation", "vocative")
+LEFT = (
+    "preface", "exclamation", "lead", "answer", "correction", "negation", "vocative", "speaker",
+)  # fmt: skip
 """Kinds that stand before the core, in any number and order."""
 NEXT_TO_CORE = ("question", "permission", "request")
 """Kinds that stand right before the core, at most one ("can you tell me", "can I have",
 "ich hätte gern")."""
 ASKING = frozenset({"question", "permission"})
 """Kinds that ask: a verb may close the sentence after them ("kann ich einen Tipp haben")."""
-RIGHT = ("politeness", "tail", "vocative", "question_end")
+RIGHT = ("politeness", "tail", "vocative", "question_end", "speaker")
 """Kinds that stand after the core, in any number ("…, please, Cem, okay?")."""
 EVERYWHERE = ("politeness",)
 """Kinds that may also stand before the core ("bitte einen Tipp")."""
 STRETCHED = frozenset({"preface", "exclamation", "tail", "negation", "correction"})
 """Kinds whose one-word frames are also heard drawn out ("uhhh", "ähhh", "ooh", "nooo")."""
-SILENT = frozenset({"preface", "exclamation", "lead", "politeness", "tail", "correction"})
-"""Kinds that alone say nothing yet ("hmm", "oh come on", "ooh I know this", "sorry")."""
+SILENT = frozenset(
+    {"preface", "exclamation", "lead", "politeness", "tail", "correction", "speaker"}
+)
+"""Kinds that alone say nothing yet ("hmm", "oh come on", "ooh I know this", "sorry",
+"Ben here"). A ``speaker`` frame says who speaks ("Ben here: yellow", "…, says Ben"): it
+names no one the sentence is for, so it fills no slot and is no vocative."""
 
 MAX_READINGS = 8
 """At most this many readings are tried per utterance (each is a template match)."""
@@ -152,7 +158,11 @@ class Frames:
                 core = words[start:end]
                 if len(core) > 2 and self._only_silent(core):
                     continue  # "okay so, yeah, alright, well": no sentence inside
-                vocative = self._vocative_words(words, start, end)
+                vocative = (
+                    self._vocative_words(words, start, end)
+                    if "vocative" in left_kinds | right_kinds
+                    else []  # "Ben here: yellow": Ben speaks, no one is called
+                )
                 reading = Reading(
                     start,
                     end,
@@ -228,7 +238,7 @@ class Frames:
         for position in order:
             kinds, value = reached[position]
             here: set[int] = set()
-            for frame in self._at(words, position, (*LEFT, *EVERYWHERE)):
+            for frame in _speaker_first(self._at(words, position, (*LEFT, *EVERYWHERE))):
                 end = position + len(frame.words)
                 if frame.value is not None and end < len(words) and words[end] in self.joins:
                     continue  # "Ben and Holly": one name, said by anyone
@@ -246,7 +256,7 @@ class Frames:
         for position in order:
             kinds, value = reached[position]
             here: set[int] = set()
-            for frame in self._before(words, position, RIGHT):
+            for frame in _speaker_first(self._before(words, position, RIGHT)):
                 start = position - len(frame.words)
                 if frame.value is not None and start > 0 and words[start - 1] in self.joins:
                     continue  # "Holly and Ben"
@@ -290,6 +300,15 @@ class Frames:
                 word = self._stretched.get(_squeeze(word), word)
             out.append(word)
         return out
+
+
+def _speaker_first(frames: Iterable[_Frame]) -> list[_Frame]:
+    """``frames`` at one place, without a vocative where a speaker frame holds its name
+    ("Ben here": Ben speaks, no one calls him)."""
+    found = list(frames)
+    if any(f.kind == "speaker" for f in found):
+        return [f for f in found if f.kind != "vocative"]
+    return found
 
 
 def _reach(

@@ -121,7 +121,7 @@ def framed(
     return None
 
 
-PLAIN_FRAMES = frozenset({"preface", "politeness", "tail", "lead", "answer"})
+PLAIN_FRAMES = frozenset({"preface", "politeness", "tail", "lead", "answer", "speaker"})
 """Frames that neither ask, deny, take back nor name someone: around them a move said in
 the game's words (the guarded fallback) is still the move."""
 
