@@ -166,7 +166,9 @@ def test_a_refusal_without_a_pause_stays_one(lang: str, refusal: str) -> None:
     ("lang", "line"),
     [("en", "ooh I know this"), ("en", "oh come on"), ("en", "uhhh"), ("de", "ähhh"),
      ("de", "oh, das kenne ich"), ("en", "wait"), ("de", "warte mal"),
-     ("de", "Ich hätt's sofort gewusst."), ("en", "um, I totally knew that")],
+     ("de", "Ich hätt's sofort gewusst."), ("en", "um, I totally knew that"),
+     ("en", "It's so obvious."), ("en", "Spinning wheel? What?"),
+     ("de", "Das ist doch total eindeutig."), ("de", "Spitzbart? Hä?")],
 )  # fmt: skip
 def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) -> None:
     done = "done" if lang == "en" else "fertig"

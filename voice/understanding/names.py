@@ -591,6 +591,13 @@ class NameParser(IntentParser):
         sentence = guard.get("not_in_names", frozenset())
         if end - start >= MIN_SENTENCE and sentence & set(words[start:end]):
             return Intent(THINKING, {}, norm, 1.0)  # "man, that was so close earlier"
+        degree = guard.get("degree", frozenset())
+        if (start > 0 and words[start - 1] in degree) or (
+            end - start > 1 and words[start] in degree
+        ):
+            return Intent(THINKING, {}, norm, 1.0)  # "it's so obvious", "total eindeutig"
+        if end - start > 1 and words[end - 1] in guard.get("puzzled", frozenset()):
+            return Intent(THINKING, {}, norm, 1.0)  # "Spinning wheel? What?": a clue echoed
         subject, filler = guard.get("subject", frozenset()), guard.get("filler", frozenset())
         opening = self.grammar.opening_words
         opened = next((i for i, w in enumerate(words) if w not in filler and w not in opening), 0)
