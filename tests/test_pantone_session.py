@@ -568,3 +568,19 @@ def test_two_names_at_once_are_no_guess_the_guesser_is_asked_for_one(lang, lines
     said = [r["text"] for r in public if r["type"] == "say"]
     assert said[-1] == asked
     assert not [r for r in public if r["type"] in ("wrong_guess", "guessed", "confirm")]
+
+
+@pytest.mark.parametrize(
+    ("line", "card"),
+    [("I'll go with twelve", 12), ("I want a hundred and fifty-two!", 152),
+     ("card one-oh-seven", 107), ("Right, I've decided. One forty.", 140),
+     ("Mine's sixty-seven.", 67), ("Let's do the one with twenty-two on it.", 22)],
+)  # fmt: skip
+def test_a_card_number_is_chosen_as_people_say_it(line: str, card: int) -> None:
+    """The Artist's card said with a word of choosing and a bare number, "a hundred and
+    …", or in pairs of digits ("one forty", "one-oh-seven")."""
+    session = _session("en")
+    moves = len(session.actions)
+    session.hear(line)
+    assert len(session.actions) == moves + 1
+    assert session.actions[-1].args.get("card") == card

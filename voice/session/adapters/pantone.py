@@ -319,12 +319,29 @@ def number_forms(number: int, lang: str) -> list[str]:
     forms = [str(number), words]
     if lang == "en" and "hundred " in words:
         forms.append(words.replace("hundred ", "hundred and ", 1))
+    if lang == "en" and 100 <= number <= 999:
+        forms.extend(_hundreds_said_short(number, forms[1:]))
     if lang == "de" and words.startswith("einhundert"):
         forms.append(words.removeprefix("ein"))
     if lang == "de" and "hundert" in words and not words.endswith("hundert"):
         head, _, tail = words.partition("hundert")
         forms.append(f"{head}hundert {tail}")
     return list(dict.fromkeys(forms))
+
+
+def _hundreds_said_short(number: int, said: list[str]) -> list[str]:
+    """English ways to say a number of three digits besides the long one: "a hundred
+    (and) twelve", digits in pairs ("one fifty-two", "one forty") and with "oh" for a
+    nought ("one oh seven")."""
+    head, rest = divmod(number, 100)
+    first = " ".join(number_words(head, "en"))
+    forms = [f"a {form.removeprefix('one ')}" for form in said if head == 1]
+    if rest >= 10:
+        forms.append(f"{first} {' '.join(number_words(rest, 'en'))}")
+    elif rest > 0:
+        digit = " ".join(number_words(rest, "en"))
+        forms += [f"{first} oh {digit}", f"{first} zero {digit}"]
+    return forms
 
 
 # --- teams -----------------------------------------------------------------------------------
