@@ -584,3 +584,27 @@ def test_a_card_number_is_chosen_as_people_say_it(line: str, card: int) -> None:
     session.hear(line)
     assert len(session.actions) == moves + 1
     assert session.actions[-1].args.get("card") == card
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines", "question", "told"),
+    [("en", ["card 12", "two red at the top", "done"], "Is the one at the top red or orange?",
+      "2 red at the top"),
+     ("en", ["card 12", "two red at the top", "done"],
+      "Are there two or three red ones at the top?", "2 red at the top"),
+     ("de", ["Karte 12", "oben zweimal rot", "fertig"], "Ist das oben rot oder orange?",
+      "oben 2-mal Rot")],
+)  # fmt: skip
+def test_a_guesser_who_cannot_see_a_swatch_well_hears_the_board(lang, lines, question, told):
+    """ "Is the one at the top red or orange?": the board as the Artist told it, never a
+    guess of a character named "red or orange"."""
+    session = _session(lang)
+    for line in lines:
+        session.hear(line)
+    moves = list(session.actions)
+    out = session.out
+    assert isinstance(out, Recorder)
+    out.said.clear()
+    session.hear(question)
+    assert session.actions == moves
+    assert any(told in line for line in out.said), out.said
