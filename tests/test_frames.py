@@ -450,3 +450,20 @@ def test_a_name_said_to_someone_beside_a_move_is_still_advice(lang: str, line: s
     moves = list(session.actions)
     said_to(session, line)
     assert session.actions == moves and session.awaiting is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "kind", "heard"),
+    [("en", "I'll ask Cem for a hint instead", "hint_asked", "Cem, one word"),
+     ("en", "For Cem I'll need a hint", "hint_asked", "Cem, one word"),
+     ("en", "Whose colour do I still need to say?", "left_to_name", "Still face down"),
+     ("de", "Ich brauch 'nen Hinweis von Lena.", "hint_asked", "Lena, bitte ein Wort"),
+     ("de", "Dann frag ich halt Lena nach einem Tipp.", "hint_asked", "Lena, bitte ein Wort"),
+     ("de", "Wer hat seine Farbe noch nicht gezeigt?", "left_to_name", "Noch verdeckt")],
+)  # fmt: skip
+def test_farben_hints_and_who_is_left_asked_as_people_ask(lang, line, kind, heard) -> None:
+    """While naming colours: a hint asked from someone in a sentence of one's own, and
+    who is still face down, asked about oneself ("whose colour do I still need to say")."""
+    session = corpus_table("farben", lang, "naming")
+    said, kinds = said_to(session, line)
+    assert kinds == [kind] and any(line.startswith(heard) for line in said), said

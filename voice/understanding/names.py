@@ -596,6 +596,8 @@ class NameParser(IntentParser):
             end - start > 1 and words[start] in degree
         ):
             return Intent(THINKING, {}, norm, 1.0)  # "it's so obvious", "total eindeutig"
+        if set(words[start + 1 : end - 1]) & guard.get("either_or", frozenset()):
+            return Intent(THINKING, {}, norm, 1.0)  # "grey or white?": weighing, no try yet
         if end - start > 1 and words[end - 1] in guard.get("puzzled", frozenset()):
             return Intent(THINKING, {}, norm, 1.0)  # "Spinning wheel? What?": a clue echoed
         subject, filler = guard.get("subject", frozenset()), guard.get("filler", frozenset())
