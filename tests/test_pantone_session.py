@@ -608,3 +608,18 @@ def test_a_guesser_who_cannot_see_a_swatch_well_hears_the_board(lang, lines, que
     session.hear(question)
     assert session.actions == moves
     assert any(told in line for line in out.said), out.said
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "What does phase one mean?"), ("en", "Which round is this anyway?"),
+     ("de", "Was heißt das jetzt, Phase eins?"), ("de", "Welche Runde ist das jetzt eigentlich?")],
+)  # fmt: skip
+def test_which_phase_it_is_asked_as_people_ask(lang: str, line: str) -> None:
+    session = _session(lang)
+    session.hear("card 12" if lang == "en" else "Karte 12")
+    out = session.out
+    assert isinstance(out, Recorder)
+    out.records.clear()
+    session.hear(line)
+    assert [r["type"] for r in out.records] == ["phase_info"]
