@@ -467,3 +467,34 @@ def test_farben_hints_and_who_is_left_asked_as_people_ask(lang, line, kind, hear
     session = corpus_table("farben", lang, "naming")
     said, kinds = said_to(session, line)
     assert kinds == [kind] and any(line.startswith(heard) for line in said), said
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "Cem blurted out Maleficent while it's Ben's turn! Penalty, Cem."),
+     ("en", "She talked! That's a point off for Cem"),
+     ("de", "Cem hat Gargamel reingerufen, obwohl Ben dran ist! Minuspunkt für Cem."),
+     ("de", "Cem hat auf Annas Karte geguckt, das gibt Punktabzug für Cem!")],
+)  # fmt: skip
+def test_a_penalty_beside_its_accusation_is_the_penalty_not_a_guess(lang, line) -> None:
+    """The accusation may name characters and players: the penalty is given to Cem, and
+    the name blurted out is no guess of the guesser's."""
+    done = "done" if lang == "en" else "fertig"
+    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    moves = len(session.actions)
+    session.hear(line)
+    assert [(a.name, a.args.get("player")) for a in session.actions[moves:]] == [("penalty", "Cem")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "No penalty for Cem."), ("en", "Cem shouted! No penalty for Cem, though."),
+     ("en", "Penalty for Cem? He didn't say anything."), ("de", "Kein Strafpunkt für Cem."),
+     ("de", "Cem hat gerufen, aber keine Strafe für Cem.")],
+)  # fmt: skip
+def test_a_penalty_denied_or_asked_about_is_given_to_no_one(lang: str, line: str) -> None:
+    done = "done" if lang == "en" else "fertig"
+    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    moves = len(session.actions)
+    session.hear(line)
+    assert not [a for a in session.actions[moves:] if a.name == "penalty"]

@@ -376,10 +376,25 @@ def aside(
             or (first and _reason_before(parser, remark, found, allowed))
             or _only_remark(parser, remark, found.slots, possible, plain, taken)
             or (cut in pauses and _asks_beside(parser, remark, found, allowed))
+            or (cut in pauses and _accusation(parser, remark, found, raw))
         ):
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _accusation(parser: Matcher, remark: list[str], found: Intent, raw: str | None) -> bool:
+    """Is ``remark`` the accusation beside a move that answers it (a grammar's
+    ``accused_moves``: "Cem hat Gargamel reingerufen! Minuspunkt für Cem.")? It may name
+    players and what they said; it may not ask, hedge or deny ("penalty for Cem? no, he
+    didn't")."""
+    grammar = parser.grammar
+    if found.name not in grammar.accused_moves or (raw is not None and "?" in raw):
+        return False
+    guard = grammar.guard_words
+    forbidden = remark_forbidden(grammar)
+    said = _without_telling(grammar, remark)
+    return not (forbidden & set(said)) and remark[0] not in guard.get("question_start", ())
 
 
 def _reason_before(

@@ -116,6 +116,11 @@ class Grammar:
         self.tag_moves: frozenset[str] = frozenset(game.get("tag_moves", []))
         """Moves a tag question after them still makes ("Vogel grün, ne?"): those cheap to
         take back. Any other move asked so stays a question ("Mia hatte weiß, oder?")."""
+        self.accused_moves: frozenset[str] = frozenset(game.get("accused_moves", []))
+        """Moves said after or before the accusation that is their reason, which names
+        players and what they did ("Cem blurted out Maleficent while it's Ben's turn!
+        Penalty, Cem."): the accusation may name anything, so long as it neither asks nor
+        denies."""
         self.leave_moves: frozenset[str] = frozenset(game.get("leave_moves", []))
         """Moves a question asking leave makes ("kann ich Urlaub nehmen?"): those cheap to
         take back, where people ask so to make them. Elsewhere it asks whether the move is
@@ -436,6 +441,7 @@ _OWN_KEYS = frozenset(
         "guarded_intents",
         "tag_moves",
         "leave_moves",
+        "accused_moves",
         "question_intents",
         "request_intents",
         "guard_words",

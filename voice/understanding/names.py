@@ -210,6 +210,23 @@ class NameParser(IntentParser):
             )
         return alone
 
+    def _accused(
+        self,
+        norm: str,
+        text: str,
+        allowed_set: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+    ) -> Intent | None:
+        """A move answering the accusation said beside it (the grammar's
+        ``accused_moves``), which may name characters: never a guess of those."""
+        moves = self.grammar.accused_moves
+        if not moves or (allowed_set is not None and not moves & allowed_set):
+            return None
+        from voice.understanding.framing import aside
+
+        beside = aside(self, norm, text, allowed_set, slots)
+        return beside[0] if beside is not None and beside[0].name in moves else None
+
     def _card_of(self, form: Any) -> int | None:
         """Which card (or other character) a name's form belongs to (the first that has
         it, as the deck wins over other characters)."""
@@ -233,6 +250,9 @@ class NameParser(IntentParser):
         exact = self._exact(norm, allowed_set)
         if exact is not None and (allowed_set is None or exact.name in allowed_set):
             return exact
+        accused = self._accused(norm, text, allowed_set, slots)
+        if accused is not None:
+            return accused  # "Cem blurted out Maleficent! Penalty, Cem.": no guess
         framed = self._framed(norm, text, allowed_set)  # "pass, sorry", "nö, passe"
         if framed is not None and (allowed_set is None or framed[0].name in allowed_set):
             found = framed[0]
