@@ -30,6 +30,12 @@ def table(game: str, lang: str, lines: list[str], **options: Any) -> Session:
     return session
 
 
+def guess_window(lang: str) -> Session:
+    """Pantone with card 12 painted and done: Ben's guess window is open."""
+    return table("pantone", lang, ["card 12" if lang == "en" else "Karte 12",
+                                   "done" if lang == "en" else "fertig"])  # fmt: skip
+
+
 def said_to(session: Session, text: str) -> tuple[list[str], list[str]]:
     """What the session says to ``text`` and the kinds of what it records."""
     out = session.out
@@ -171,8 +177,7 @@ def test_a_refusal_without_a_pause_stays_one(lang: str, refusal: str) -> None:
      ("de", "Das ist doch total eindeutig."), ("de", "Spitzbart? Hä?")],
 )  # fmt: skip
 def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) -> None:
-    done = "done" if lang == "en" else "fertig"
-    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session = guess_window(lang)
     moves = list(session.actions)
     said, kinds = said_to(session, line)
     assert session.actions == moves and not session.paused and said == []
@@ -186,8 +191,7 @@ def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) 
      ("de", "nö, passe", "pass")],
 )  # fmt: skip
 def test_a_pass_or_a_penalty_in_a_guess_window_is_what_it_says(lang, line, action) -> None:
-    done = "done" if lang == "en" else "fertig"
-    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session = guess_window(lang)
     session.hear(line)
     assert session.actions[-1].name == action
 
@@ -403,8 +407,7 @@ def test_a_question_about_the_board_in_other_words_is_answered(
 def test_a_name_taken_back_in_the_same_breath_leaves_the_other_as_the_guess(
     lang: str, line: str
 ) -> None:
-    done = "done" if lang == "en" else "fertig"
-    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session = guess_window(lang)
     said, _ = said_to(session, line)
     assert any("Garfield" in s for s in said) and not any("Tigger" in s for s in said), said
 
@@ -479,8 +482,7 @@ def test_farben_hints_and_who_is_left_asked_as_people_ask(lang, line, kind, hear
 def test_a_penalty_beside_its_accusation_is_the_penalty_not_a_guess(lang, line) -> None:
     """The accusation may name characters and players: the penalty is given to Cem, and
     the name blurted out is no guess of the guesser's."""
-    done = "done" if lang == "en" else "fertig"
-    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session = guess_window(lang)
     moves = len(session.actions)
     session.hear(line)
     assert [(a.name, a.args.get("player")) for a in session.actions[moves:]] == [("penalty", "Cem")]
@@ -493,8 +495,7 @@ def test_a_penalty_beside_its_accusation_is_the_penalty_not_a_guess(lang, line) 
      ("de", "Cem hat gerufen, aber keine Strafe für Cem.")],
 )  # fmt: skip
 def test_a_penalty_denied_or_asked_about_is_given_to_no_one(lang: str, line: str) -> None:
-    done = "done" if lang == "en" else "fertig"
-    session = table("pantone", lang, ["card 12" if lang == "en" else "Karte 12", done])
+    session = guess_window(lang)
     moves = len(session.actions)
     session.hear(line)
     assert not [a for a in session.actions[moves:] if a.name == "penalty"]
