@@ -174,7 +174,12 @@ def test_a_refusal_without_a_pause_stays_one(lang: str, refusal: str) -> None:
      ("de", "oh, das kenne ich"), ("en", "wait"), ("de", "warte mal"),
      ("de", "Ich hätt's sofort gewusst."), ("en", "um, I totally knew that"),
      ("en", "It's so obvious."), ("en", "Spinning wheel? What?"),
-     ("de", "Das ist doch total eindeutig."), ("de", "Spitzbart? Hä?")],
+     ("de", "Das ist doch total eindeutig."), ("de", "Spitzbart? Hä?"),
+     # a remark about the game is no character's name, and a puzzled noise tries none
+     ("en", "Ahh, now it makes sense."), ("en", "Good hint, to be fair."), ("en", "Huh?"),
+     ("de", "Ahh, jetzt macht's Sinn."), ("de", "Guter Hinweis, muss man sagen."), ("de", "Hä?"),
+     ("de", "Oh, Moment, Sekunde..."), ("de", "Warte warte warte, ich weiß es gleich..."),
+     ("en", "Okay, spinning wheel, let me think about that for a sec.")],
 )  # fmt: skip
 def test_thinking_aloud_in_the_guess_window_costs_nothing(lang: str, line: str) -> None:
     session = guess_window(lang)
@@ -477,7 +482,9 @@ def test_farben_hints_and_who_is_left_asked_as_people_ask(lang, line, kind, hear
     [("en", "Cem blurted out Maleficent while it's Ben's turn! Penalty, Cem."),
      ("en", "She talked! That's a point off for Cem"),
      ("de", "Cem hat Gargamel reingerufen, obwohl Ben dran ist! Minuspunkt für Cem."),
-     ("de", "Cem hat auf Annas Karte geguckt, das gibt Punktabzug für Cem!")],
+     ("de", "Cem hat auf Annas Karte geguckt, das gibt Punktabzug für Cem!"),
+     ("en", "Cem just shouted it out and it's not his go! Point off for Cem."),
+     ("en", "Cem, you're not allowed to talk! That's a penalty, Cem.")],
 )  # fmt: skip
 def test_a_penalty_beside_its_accusation_is_the_penalty_not_a_guess(lang, line) -> None:
     """The accusation may name characters and players: the penalty is given to Cem, and

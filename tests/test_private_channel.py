@@ -154,6 +154,68 @@ def test_board_sentences(lang: str, text: str, intent: str | None) -> None:
         assert found is not None and found.name == intent, found
 
 
+def _board_parser(lang: str) -> Any:
+    from games.engine import Setup
+    from voice.session.adapters import ADAPTERS
+    from voice.understanding.grammar import Grammar
+
+    adapter = ADAPTERS["pantone"]
+    setup = Setup(("Anna", "Ben"), options=adapter.default_options(lang))
+    return adapter.parser(Grammar(lang, "pantone", adapter.dynamic_lists(setup, lang)), setup)
+
+
+PAINTING = frozenset({"board", "board_query", "done", "time_left", "undo", "phase_info"})
+GUESSING = PAINTING | {"guess", "pass", "hints", "thinking"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "items"),
+    [
+        # what a swatch stands for, said after it, is no part of the board
+        ("en", "Two yellow at the top, for the hair.", [("yellow", 2, "top")]),
+        ("en", "I'm laying three brown ones at the bottom, like, um, like a floor.",
+         [("brown", 3, "bottom")]),
+        ("de", "Vier grüne ganz unten hin, als Wiese sozusagen.", [("green", 4, "bottom")]),
+        # a place said first for the colours after it, more than once
+        ("en", "Middle: one yellow. Top: two blue.", [("yellow", 1, "middle"), ("blue", 2, "top")]),
+        ("de", "Mitte: drei rosa. Unten: eine braune.", [("pink", 3, "middle"), ("brown", 1, "bottom")]),
+        # a colour taken back keeps its place; a place taken back keeps its colour
+        ("en", "Left side, one pink, ugh, no, make that purple.", [("purple", 1, "left")]),
+        ("en", "A pink one on the left... no wait, purple. A purple one on the left.",
+         [("purple", 1, "left")]),
+        ("de", "Eine rosa rechts, äh nee, lila. Eine lila rechts.", [("purple", 1, "right")]),
+        ("en", "Okay, a brown one up top... no, at the bottom.", [("brown", 1, "bottom")]),
+        ("en", "one black at the bottom... no, make that two black", [("black", 2, "bottom")]),
+        # said again to confirm: once on the board
+        ("de", "Eine bunte in die Mitte. Die bunte, ja.", [("multicoloured", 1, "middle")]),
+        # never a card number or a yes
+        ("en", "Grey in the middle, just the one.", [("grey", 1, "middle")]),
+        ("en", "Okay, two yellow ones up top.", [("yellow", 2, "top")]),
+    ],
+)  # fmt: skip
+def test_the_artist_tells_the_board_in_their_own_words(
+    lang: str, text: str, items: list[tuple[str, int, str]]
+) -> None:
+    found = _board_parser(lang).parse(text, PAINTING)
+    assert found is not None and found.name == "board", found
+    told = [(i["colour"], i["count"], i["place"]) for i in found.slots["items"]]
+    assert told == items
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "three blue at the bottom, that's a dress"),
+        # a guesser reading the board aloud tells nothing new: only the Artist says why
+        ("en", "Two yellow at the top, like hair."),
+        ("de", "Zwei gelbe oben, wie Haare."),
+    ],
+)
+def test_a_remark_about_the_board_is_not_a_board(lang: str, text: str) -> None:
+    found = _board_parser(lang).parse(text, GUESSING)
+    assert found is None or found.name != "board", found
+
+
 def _deal_session(lang: str, private: Any) -> tuple[Any, io.StringIO]:
     from games.engine import Setup
     from voice.output.sinks import JsonOutput

@@ -27,8 +27,10 @@ from words.text import normalize
 MAX_ITEMS = 20
 
 _COUNTED = {
-    "en": frozenset("of them those these ones x times at the in on down up right there".split()),
-    "de": frozenset("stück davon mal x an der die das da dort ganz in im auf".split()),
+    "en": frozenset(
+        "of them those these ones x times at the in on down up right there side".split()
+    ),
+    "de": frozenset("stück davon mal x an der die das da dort ganz in im auf hin seite".split()),
 }
 """Words beside a count or a place in a part without a colour ("two of them", "drei
 Stück davon", "down at the bottom"): such a part tells the colour before it."""
@@ -78,6 +80,13 @@ _COUNTS = {
 _ENDINGS = {"en": ("s",), "de": ("e", "er", "en", "es", "em")}
 """Endings a colour word takes on the board: a plural ("two yellows"), an adjective's
 ("ein roter", "zwei schwarze"). A form the grammar has already keeps its own colour."""
+_PURPOSE = {
+    "en": frozenset("for like as because cause cos since kinda sorta".split()),
+    "de": frozenset("für als wie weil denn sozusagen quasi".split()),
+}
+"""Words that open what a swatch stands for ("two yellow at the top, for the hair", "vier
+grüne unten, als Wiese"): the Artist's reason, said after the board, never a part of it."""
+
 _QUESTION_WORDS = {"en": ("what", "which", "is there"), "de": ("was", "welche", "wo ", "liegt da")}
 
 
@@ -88,6 +97,7 @@ class BoardReader:
         self.lang = grammar.lang
         self.colours = _colour_forms(grammar)
         self._would_have = grammar.guard_words.get("would_have", frozenset())
+        self._fillers = grammar.guard_words.get("filler", frozenset())
         self._frames = grammar.frames
         # place phrases, longest first, and the words that may stand beside a count
         self._places = sorted(
@@ -104,8 +114,10 @@ class BoardReader:
         words = sorted(self.colours, key=len, reverse=True)
         self._colour_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
 
-    def read(self, text: str) -> list[dict[str, Any]] | None:
-        """The items ``text`` describes, or ``None`` if it is not a board description."""
+    def read(self, text: str, reasons: bool = False) -> list[dict[str, Any]] | None:
+        """The items ``text`` describes, or ``None`` if it is not a board description.
+        With ``reasons`` (the Artist lays, nobody guesses yet) what a swatch stands for may
+        follow the board ("… for the hair")."""
         norm = normalize(text)
         if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
             return None
@@ -128,6 +140,8 @@ class BoardReader:
                 taking_back = bool(items)
             if not part:
                 continue
+            if reasons and items and part.split()[0] in _PURPOSE[self.lang]:
+                break  # what it stands for: "…, for the hair", "…, als Wiese sozusagen"
             # once each ("rainbow multicoloured" is one colour)
             colours = list(
                 dict.fromkeys(self.colours[m.group(1)] for m in self._colour_re.finditer(part))
@@ -135,7 +149,16 @@ class BoardReader:
             if not colours:
                 # about the colour before it: "braun, zwei Stück, ganz unten"
                 count, place = self._count_of(part), self._place_of(part)
-                if not items and count is None and place != "none" and heading == "none":
+                if taking_back and (count is not None or place != "none"):
+                    if not self._only_count_and_place(part):
+                        return None
+                    for item in items[last_part:]:  # "a brown one up top... no, at the bottom"
+                        item["count"] = count if count is not None else item["count"]
+                        item["place"] = place if place != "none" else item["place"]
+                    taking_back = False
+                    continue
+                placed = all(item["place"] != "none" for item in items[last_part:])
+                if count is None and place != "none" and heading == "none" and placed:
                     if not self._only_count_and_place(part):
                         return None
                     heading = place  # "Mitte: ein roter"
@@ -152,7 +175,21 @@ class BoardReader:
             place = self._place_of(part)
             if place == "none":
                 place, heading = heading, "none"
-            count = self._count_of(part) or 1
+            said_count = self._count_of(part)
+            count = said_count or 1
+            last = items[last_part:]
+            if taking_back and place == "none" and len(colours) == 1 and len(last) == 1:
+                # "one pink on the left, no, make that purple": the same place
+                last[0].update(colour=colours[0], count=said_count or last[0]["count"])
+                taking_back = False
+                continue
+            if (
+                last
+                and [i["colour"] for i in last] == colours
+                and place in ("none", last[0]["place"])
+            ):
+                if said_count is None or said_count == last[0]["count"]:
+                    continue  # said again: "Eine bunte in die Mitte. Die bunte, ja."
             if taking_back:  # said again instead of the part before
                 del items[last_part:]
                 taking_back = False
@@ -170,10 +207,16 @@ class BoardReader:
         """``part`` without the words that take back what was said before it ("no",
         "make that", "nee"), and whether it had any."""
         words = part.split()
-        start = 0
-        while frames := self._frames.at(words, start, ("correction", "negation")):
-            start += max(len(frame.words) for frame in frames)
-        return " ".join(words[start:]), start > 0
+        start, took_back = 0, False
+        while True:
+            if start < len(words) and words[start] in self._fillers:
+                start += 1  # "äh nee", "ugh, no"
+            elif frames := self._frames.at(words, start, ("correction", "negation")):
+                start += max(len(frame.words) for frame in frames)
+                took_back = True
+            else:
+                break
+        return " ".join(words[start:]), took_back
 
     def _strip_prefix(self, norm: str) -> tuple[str, bool]:
         for prefix in _PREFIXES[self.lang]:
@@ -281,25 +324,27 @@ class BoardNameParser(NameParser):
             and result.slots.get(self.slot) not in self._names
         )  # in a guess window anything is a guess; a board description still is one
         aloud = result is not None and result.name == "thinking"  # or words longer than names
-        if result is not None and result.score >= 1.0 and not unknown_name and not aloud:
+        elsewhere = result is not None and allowed is not None and result.name not in allowed
+        if result is not None and result.score >= 1.0 and not (unknown_name or aloud or elsewhere):
             return result  # an exact sentence of the templates wins
         if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
-            items = self._read(text)
+            reasons = allowed is not None and self.intent not in allowed  # nobody guesses yet
+            items = self._read(text, reasons)
             if items is not None:
                 return Intent("board", {"items": items}, normalize(text), 1.0)
         return result
 
-    def _read(self, text: str) -> list[dict[str, Any]] | None:
+    def _read(self, text: str, reasons: bool = False) -> list[dict[str, Any]] | None:
         """The board ``text`` describes, also inside conversational frames ("okay, on the
         board two yellow at the top, please")."""
         if "?" in text:
             return None  # asked: "die zwei weißen unten sind ein Bart, oder?"
-        items = self.board.read(text)
+        items = self.board.read(text, reasons)
         if items is None:
             for reading in self.grammar.frames.readings(normalize(text), text):
                 if reading.addressee is not None:
                     continue  # "Ben, yellow at the top, think about hair!": a tip to a player
-                items = self.board.read(reading.core)
+                items = self.board.read(reading.core, reasons)
                 if items is not None:
                     break
         return items

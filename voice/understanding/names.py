@@ -618,7 +618,10 @@ class NameParser(IntentParser):
             return Intent(THINKING, {}, norm, 1.0)  # "it's so obvious", "total eindeutig"
         if set(words[start + 1 : end - 1]) & guard.get("either_or", frozenset()):
             return Intent(THINKING, {}, norm, 1.0)  # "grey or white?": weighing, no try yet
-        if end - start > 1 and words[end - 1] in guard.get("puzzled", frozenset()):
+        puzzled = guard.get("puzzled", frozenset())
+        if set(words[start:end]) <= puzzled:
+            return Intent(THINKING, {}, norm, 1.0)  # "Hä?", "Huh?": no name tried
+        if end - start > 1 and words[end - 1] in puzzled:
             return Intent(THINKING, {}, norm, 1.0)  # "Spinning wheel? What?": a clue echoed
         subject, filler = guard.get("subject", frozenset()), guard.get("filler", frozenset())
         opening = self.grammar.opening_words

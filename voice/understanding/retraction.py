@@ -259,8 +259,8 @@ def settled(
         fuller = _into_earlier(parser, before, tokens, spans, pauses, allowed, slots)
         if fuller is not None and (found is None or set(fuller.slots) > set(found.slots)):
             found = fuller  # "Cem had orange … green": Cem had green
-        if found is None:
-            continue
+        if found is None or (allowed is not None and found.name not in allowed):
+            continue  # nothing, or a move of another phase: "… that's a penalty, Anna"
         kinds = {s for s, v in found.slots.items() if s in SETTLING and isinstance(v, str | int)}
         if not kinds or not any(span.slot in kinds for span in tried):
             continue
