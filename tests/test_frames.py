@@ -506,3 +506,39 @@ def test_a_penalty_denied_or_asked_about_is_given_to_no_one(lang: str, line: str
     moves = len(session.actions)
     session.hear(line)
     assert not [a for a in session.actions[moves:] if a.name == "penalty"]
+
+
+def _understood(session: Session, text: str) -> tuple[str, dict[str, Any]] | None:
+    phase = session.phase()
+    found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
+    return None if found is None else (found.name, dict(found.slots))
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "meant"),
+    [("de", "Ah, jetzt! Lena, du hattest schwarz.", {"player": "Lena", "colour": "black"}),
+     ("de", "Jetzt Lena: die hatte grün.", {"player": "Lena", "colour": "green"}),
+     ("de", "Ach so, klar, dann hatte Lena schwarz.", {"player": "Lena", "colour": "black"}),
+     ("de", "Okay, und Lenas Farbe war rosa, so ein Babyrosa.",
+      {"player": "Lena", "colour": "pink"}),
+     ("de", "Und ich? Ich hatte bunt.", {"self": True, "colour": "multicoloured"}),
+     ("en", "Ah, got it! Anna, you had pink.", {"player": "Anna", "colour": "pink"}),
+     ("en", "Now Anna: she had brown.", {"player": "Anna", "colour": "brown"})],
+)  # fmt: skip
+def test_farben_a_colour_named_after_the_player_spoken_to_or_of(lang, line, meant) -> None:
+    """While naming colours the namer turns to a player ("Lena, du hattest schwarz") or
+    names them first and goes on with a pronoun: that player had that colour."""
+    session = corpus_table("farben", lang, "naming")
+    assert _understood(session, line) == ("name_colour", meant)
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Lena, du solltest schwarz nehmen."), ("de", "Und ich ich hatte Glück."),
+     ("de", "Und ich? Ich hatte bunt, weil Musik ja irgendwie alles ist.")],
+)  # fmt: skip
+def test_farben_advice_and_pronouns_are_no_colour_named_for_a_stranger(lang, line) -> None:
+    """Advice to a player is no colour named; nobody at the table is called "und ich"."""
+    session = corpus_table("farben", lang, "naming")
+    found = _understood(session, line)
+    assert found is None or (found[0] != "unknown_player" and "player" not in found[1]), found

@@ -322,9 +322,13 @@ def refused(
     lead = 0  # "but Cem had green": an opening word, no refusal
     while lead < len(tokens) - 1 and tokens[lead] in grammar.opening_words:
         lead += 1
+    players = {i for span in spans if span.slot == "player" for i in range(span.start, span.end)}
+    addressed = words.get("addressed", frozenset())
     for i, token in enumerate(tokens):
         if i < lead or i in inside:
             continue
+        if token in addressed and i - 1 in players:
+            continue  # the player just named, spoken to: "Lena, du hattest schwarz"
         if token in refusal or token in hedge or token.endswith("n't"):
             return True
     said = norm.split()

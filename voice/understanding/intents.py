@@ -123,9 +123,10 @@ class IntentParser:
 
     def _echoed(self, text: str, slots: Mapping[str, Iterable[Any]] | None) -> str | None:
         """``text`` with a question first that only names what the answer is about, the
-        one value the phase leaves open or a player ("Den Ball? Na gelb, ganz klar.",
-        "Mia? Braun!"), said as a pause; or ``None``. Any other question first still asks
-        ("Blau? Geht das?", "Holiday? Nah, take School")."""
+        one value the phase leaves open or a player, also oneself ("Den Ball? Na gelb, ganz
+        klar.", "Mia? Braun!", "Und ich? Ich hatte bunt."), said as a pause; or ``None``.
+        Any other question first still asks ("Blau? Geht das?", "Holiday? Nah, take
+        School")."""
         match = _ECHOED.match(text)
         if match is None or "?" in match.group(2):
             return None
@@ -134,12 +135,14 @@ class IntentParser:
         spans = fallback.spans(tokens)
         open_values = {k: tuple(v) for k, v in (slots or {}).items()}
         if not spans or any(
-            s.slot != "player" and open_values.get(s.slot) != (s.value,) for s in spans
+            s.slot not in ("player", "self") and open_values.get(s.slot) != (s.value,)
+            for s in spans
         ):
             return None
         inside = {i for span in spans for i in range(span.start, span.end)}
         guard = self.grammar.guard_words
         said = guard.get("stop", frozenset()) | guard.get("filler", frozenset())  # "den", "hm"
+        said = said | frozenset(self.grammar.opening_words)  # "und ich?"
         if any(i not in inside and t not in said for i, t in enumerate(tokens)):
             return None
         return f"{match.group(1)}, {match.group(2)}"
@@ -244,6 +247,8 @@ class IntentParser:
             return found, None
         if found is not None and self._asked_name(found):
             return None, None  # "wer hatte gelb?" asks who; nobody is called "wer"
+        if found is not None and self._wild(found) and self._nameless(found):
+            found = None  # "und ich ich hatte bunt": nobody is called "und ich"
         framed = self._framed(norm, raw, allowed) if outside is None else None
         if framed is not None and (found is None or not self._wild(framed[0])):
             return framed  # "game master, Anna played red": not a stranger "game master …"
@@ -353,6 +358,8 @@ class IntentParser:
         found = self._exact(norm, allowed)
         if found is None and (unnamed := self._unnamed(norm)) != norm:
             found = self._exact(unnamed, allowed)
+        if found is not None and self._wild(found) and self._nameless(found):
+            return None  # "und ich ich hatte bunt": nobody is called "und ich"
         return found
 
     def spotted(
@@ -393,6 +400,18 @@ class IntentParser:
         return any(
             isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList)
             and all(w in asking for w in normalize(str(value)).split())
+            for slot, value in found.slots.items()
+        )
+
+    def _nameless(self, found: Intent) -> bool:
+        """Is a name nobody has in ``found`` only words that open, fill or say "I"?"""
+        loose = self._loose_words
+        return any(
+            isinstance(self.grammar.slot_lists.get(slot), WildcardSlotList)
+            and all(
+                w in loose or self.fallback.slot_of(w) == "self"
+                for w in normalize(str(value)).split()
+            )
             for slot, value in found.slots.items()
         )
 
