@@ -542,3 +542,60 @@ def test_farben_advice_and_pronouns_are_no_colour_named_for_a_stranger(lang, lin
     session = corpus_table("farben", lang, "naming")
     found = _understood(session, line)
     assert found is None or (found[0] != "unknown_player" and "player" not in found[1]), found
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "colour"),
+    [("en", "Red like a fire engine!", "red"), ("en", "Yellow like a canary.", "yellow"),
+     ("de", "Rot wie ein Feuerwehrauto!", "red"), ("de", "Gelb wie ein Kanarienvogel.", "yellow")],
+)  # fmt: skip
+def test_alle_meine_farben_a_colour_with_a_likeness_colours_the_square_in_play(
+    lang, line, colour
+) -> None:
+    """The square in play is known: its colour said with what it looks like is the move."""
+    session = corpus_table("alle-meine-farben", lang, "car" if lang == "en" else "auto")
+    assert _understood(session, line) == ("place", {"colour": colour})
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Rot, rot, rot sind alle meine Kleider..."),
+     ("de", "Grün, grün, grün sind alle meine Kleider"),
+     ("en", "Red, red, red are all my clothes")],
+)  # fmt: skip
+def test_alle_meine_farben_the_song_sung_at_the_table_colours_nothing(lang, line) -> None:
+    session = corpus_table("alle-meine-farben", lang, "car" if lang == "en" else "auto")
+    assert _understood(session, line) is None
+
+
+def test_alle_meine_farben_the_move_after_the_song_is_made() -> None:
+    session = corpus_table("alle-meine-farben", "de", "schuh")
+    line = "Blau, blau, blau sind alle meine Kleider … äh, der Schuh wird blau."
+    assert _understood(session, line) == ("place", {"object": 10, "colour": "blue"})
+
+
+def test_farben_rot_wie_die_liebe_as_a_hint_stays_a_hint() -> None:
+    """A one-word hint with a likeness names no colour: nobody's colour is in play."""
+    session = corpus_table("farben", "de", "hint_asked")
+    assert _understood(session, "rot wie die Liebe") is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "line", "meant"),
+    [("de", "side", "ich nehm das zweite, ne?", ("choose_side", {"side": 2})),
+     ("en", "side", "I'll take the second one, right?", ("choose_side", {"side": 2}))],
+)  # fmt: skip
+def test_farben_a_move_with_a_tag_question_after_it_is_made(lang, situation, line, meant) -> None:
+    session = corpus_table("farben", lang, situation)
+    assert _understood(session, line) == meant
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "Cem had green or blue?"), ("en", "Cem played green, right?"),
+     ("de", "Mia hatte weiß, oder?")],
+)  # fmt: skip
+def test_farben_a_colour_named_for_someone_as_a_question_is_still_asked(lang, line) -> None:
+    """Naming asks nothing: "Mia hatte weiß, oder?" wants to know, and is no move."""
+    session = corpus_table("farben", lang, "naming")
+    assert _understood(session, line) is None

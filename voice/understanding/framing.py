@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from voice.understanding.fallback import SURE_SCORE, VALUE_SLOTS, Fallback, refused
 from voice.understanding.frames import Reading
-from voice.understanding.grammar import Grammar, phrase_at
+from voice.understanding.grammar import Grammar, holds_phrase, phrase_at
 from voice.understanding.intent import Asked, Core, Intent
 
 CORRECTION = "correction"
@@ -329,11 +329,14 @@ def aside(
         if cut in pauses:
             tries.append((words[cut:], words[:cut], False, True, cut))
     taken = _taken(parser, allowed)
+    sung = grammar.guard_words.get("sung", frozenset())
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
-        if len(remark) > (MAX_REASON if first else MAX_ASIDE):
-            continue
+        if len(remark) > (MAX_REASON if first else MAX_ASIDE) or holds_phrase(
+            " ".join(remark), sung
+        ):
+            continue  # too long, or the song sung beside it ("… sind alle meine Kleider")
         text = " ".join(core)
         found = _as_core(parser, text, allowed)
         values = text
@@ -351,7 +354,11 @@ def aside(
             found, values = inner
         if set(found.slots) <= {"player"} and grammar.opens_with(remark, "order"):
             continue  # "Ben, put your phone down": said to Ben, no move
-        if remark[0] in frames.likeness and len(found.slots) < 2 and cut not in pauses:
+        if (
+            remark[0] in frames.likeness
+            and cut not in pauses
+            and not _whole(parser, found, possible)
+        ):
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
         if not first and any(
             _another(parser.exact(" ".join(words[p:]), allowed), found)
@@ -381,6 +388,19 @@ def aside(
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _whole(parser: Matcher, found: Intent, possible: Mapping[str, frozenset[Any]]) -> bool:
+    """Does ``found`` say a whole move, two values or more, one of them the value the phase
+    has already fixed ("Red like a fire engine!" for the car in play)?"""
+    said = set(found.slots)
+    if len(said) >= 2:
+        return True
+    model = parser.fallback.models.get(found.name)
+    fixed = {slot for slot, values in possible.items() if len(values) == 1} - said
+    return model is not None and any(
+        said | {slot} <= combo for combo in model.combos for slot in fixed
+    )
 
 
 def _accusation(parser: Matcher, remark: list[str], found: Intent, raw: str | None) -> bool:

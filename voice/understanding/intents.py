@@ -23,7 +23,7 @@ from rapidfuzz.distance import OSA
 from voice.understanding import framing
 from voice.understanding.contradiction import contradicted
 from voice.understanding.fallback import CELL_SLOTS, Fallback, refused
-from voice.understanding.grammar import Grammar
+from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intent import Asked, Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
@@ -212,6 +212,8 @@ class IntentParser:
         else:
             read, read_norm = text, norm
         asks = "?" in text and not isinstance(values, (Settled, Asked)) and said is None
+        if holds_phrase(read_norm, self.grammar.guard_words.get("sung", ())):
+            return True  # the song, sung: "Rot, rot, rot sind alle meine Kleider"
         return asks or refused(self.grammar, self.fallback, read, read_norm, found.slots, values)
 
     def declined(self, text: str) -> None:
