@@ -216,6 +216,23 @@ def test_a_remark_about_the_board_is_not_a_board(lang: str, text: str) -> None:
     assert found is None or found.name != "board", found
 
 
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("de", "Hmm, die weiße nach unten oder... nee, warte, ich guck nochmal auf die Karte."),
+     ("en", "Hmm, do I put the blue at the bottom or... no, hang on, let me look at the card.")],
+)  # fmt: skip
+def test_the_artist_still_weighing_puts_nothing_on_the_board(lang: str, text: str) -> None:
+    found = _board_parser(lang).parse(text, PAINTING)
+    assert found is None or found.name != "board", found
+
+
+def test_a_question_about_two_colours_keeps_only_the_colour_asked_about() -> None:
+    """ "Is the one on the left grey or white?" is asked about grey; the second colour and
+    the place are said, never kept as values of the question."""
+    found = _board_parser("en").parse("is the one on the left grey or white?", GUESSING)
+    assert found is not None and (found.name, found.slots) == ("board_query", {"colour": "grey"})
+
+
 def _deal_session(lang: str, private: Any) -> tuple[Any, io.StringIO]:
     from games.engine import Setup
     from voice.output.sinks import JsonOutput

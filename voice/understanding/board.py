@@ -98,6 +98,7 @@ class BoardReader:
         self.colours = _colour_forms(grammar)
         self._would_have = grammar.guard_words.get("would_have", frozenset())
         self._fillers = grammar.guard_words.get("filler", frozenset())
+        self._either_or = grammar.guard_words.get("either_or", frozenset())
         self._frames = grammar.frames
         # place phrases, longest first, and the words that may stand beside a count
         self._places = sorted(
@@ -123,6 +124,8 @@ class BoardReader:
             return None
         if self._would_have & set(norm.split()):
             return None  # "ich hätte oben schwarz genommen"
+        if self._either_or & set(norm.split()):
+            return None  # still weighing: "die weiße nach unten oder... nee, warte"
         # commas and colons separate parts; normalising would remove them, so split first
         pieces = [normalize(p) for p in re.split(r"[,;:.!]", text)]
         pieces = [p for p in pieces if p]
