@@ -218,8 +218,8 @@ def _asked_about(
     addressed = spans[0].start == 0 and spans[0].slot == "player"
     if addressed and not any(t in keys.get(best, ()) for t in content):
         return None  # said to a player in common words: "Cem, was meinst du, was das ist?"
-    said = {slot: value for slot, value in values.items() if not slot.startswith("_")}
-    return Intent(best, said, norm, SCORE)  # "_" slots were said, not kept ("or grey")
+    kept = {slot: value for slot, value in values.items() if not slot.startswith("_")}
+    return Intent(best, kept, norm, SCORE)  # "_" slots were said, not kept ("or grey")
 
 
 def _only_framing(grammar: Grammar, token: str) -> bool:
