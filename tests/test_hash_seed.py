@@ -52,8 +52,8 @@ COLOURS_EN = ("alle-meine-farben", "en", ["Anna", "Ben"], {"variant": "basic"})
 
 CASES: list[tuple[tuple[Any, ...], list[str], str, Any]] = [
     # "pass" was as near to "passe" (the guesser passes) as to "passt" (yes, it fits);
-    # since "ich pass" is a pass as typed, it is nearest to that, under every seed
-    (PANTONE, GUESSING, "pass", ["pass", {}, 0.889]),
+    # now "pass" itself is a pass as said ("Pass nochmal", "Nö, pass"), under every seed
+    (PANTONE, GUESSING, "pass", ["pass", {}, 1.0]),
     # "ich pass" is said so (typed): nothing else was meant, nothing to ask
     (PANTONE, GUESSING, "ok ich pass", ["pass", {}, 1.0]),
     # frames of the same words and two kinds ("ach nein": an exclamation and a correction;
