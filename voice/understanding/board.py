@@ -122,9 +122,10 @@ class BoardReader:
         norm = normalize(text)
         if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
             return None
-        if self._would_have & set(norm.split()):
+        spoken = set(norm.split())
+        if self._would_have & spoken:
             return None  # "ich hätte oben schwarz genommen"
-        if self._either_or & set(norm.split()):
+        if self._either_or & spoken:
             return None  # still weighing: "die weiße nach unten oder... nee, warte"
         # commas and colons separate parts; normalising would remove them, so split first
         pieces = [normalize(p) for p in re.split(r"[,;:.!]", text)]

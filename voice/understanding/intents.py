@@ -249,8 +249,6 @@ class IntentParser:
             return found, None
         if found is not None and self._asked_name(found):
             return None, None  # "wer hatte gelb?" asks who; nobody is called "wer"
-        if found is not None and self._wild(found) and self._nameless(found):
-            found = None  # "und ich ich hatte bunt": nobody is called "und ich"
         framed = self._framed(norm, raw, allowed) if outside is None else None
         if framed is not None and (found is None or not self._wild(framed[0])):
             return framed  # "game master, Anna played red": not a stranger "game master …"
@@ -360,8 +358,6 @@ class IntentParser:
         found = self._exact(norm, allowed)
         if found is None and (unnamed := self._unnamed(norm)) != norm:
             found = self._exact(unnamed, allowed)
-        if found is not None and self._wild(found) and self._nameless(found):
-            return None  # "und ich ich hatte bunt": nobody is called "und ich"
         return found
 
     def spotted(
@@ -596,11 +592,19 @@ class IntentParser:
         """:meth:`_best_exact`, found once per utterance (see :meth:`_utterance`)."""
         memo = self._memo
         if memo is None:
-            return self._best_exact(norm, allowed)
+            return self._named_exact(norm, allowed)
         key = (norm, allowed)
         if key not in memo:
-            memo[key] = self._best_exact(norm, allowed)
+            memo[key] = self._named_exact(norm, allowed)
         return memo[key]
+
+    def _named_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
+        """:meth:`_best_exact`, unless it takes words that open, fill or say "I" for a
+        name nobody has: "und ich ich hatte bunt" is no stranger "und ich"."""
+        found = self._best_exact(norm, allowed)
+        if found is not None and self._wild(found) and self._nameless(found):
+            return None
+        return found
 
     def _best_exact(self, norm: str, allowed: frozenset[str] | None) -> Intent | None:
         """The best exact match: an intent the phase allows first (tried on its own, which
