@@ -520,10 +520,14 @@ class Pantone(Game):
         raise NotNow("nothing_to_finish", player=self.artist)
 
     def _apply_board(self, args: Mapping[str, JSON]) -> list[Event]:
-        """A player says what lies on the board; it replaces what was said before."""
+        """A player says what lies on the board, often in parts as the Artist lays it.
+
+        What is said adds to the board: a colour at a place said again takes its new
+        count, everything else said before stays (undo takes a sentence back).
+        """
         if self.stage not in BOARD_STAGES:
             raise NotNow("board_too_early")
-        self.board = _board_items(args.get("items"))
+        self.board = _merged_board(self.board, _board_items(args.get("items")))
         return [Event("board_set", {"items": [dict(i) for i in self.board]})]
 
     # --- guessing ----------------------------------------------------------------------
@@ -956,6 +960,23 @@ def _board_items(value: Any) -> list[dict[str, JSON]]:
             raise NotAllowed("bad_board")
         items.append({"colour": colour, "count": count, "place": place})
     return items
+
+
+def _merged_board(
+    board: list[dict[str, JSON]], told: list[dict[str, JSON]]
+) -> list[dict[str, JSON]]:
+    """The board with what was just told: same colour at the same place takes the new
+    count, the rest is added in the order told; never more than ``MAX_BOARD_ITEMS``."""
+    merged = [dict(i) for i in board]
+    for item in told:
+        same = [i for i in merged if (i["colour"], i["place"]) == (item["colour"], item["place"])]
+        if same:
+            same[0]["count"] = item["count"]
+        else:
+            merged.append(dict(item))
+    if len(merged) > MAX_BOARD_ITEMS:
+        raise NotAllowed("bad_board")
+    return merged
 
 
 def _decided_guess(name: str, card: int | None) -> Action:

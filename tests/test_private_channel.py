@@ -73,19 +73,27 @@ def test_the_board_is_told_asked_for_and_never_made_up(tmp_path: Path) -> None:
     assert f"On the board, as you told me: {told}." in said
 
 
-def test_the_board_in_german_in_free_order(tmp_path: Path) -> None:
+def test_the_board_in_german_in_free_order_and_in_parts(tmp_path: Path) -> None:
+    """The Artist tells the board as they lay it: each part adds to what lies there, a
+    colour at a place said again takes its new count, and undo takes back one part."""
     script = write_script(
         tmp_path / "de.script",
         ["Karte 1", "oben zweimal gelb, in der Mitte schwarz", "links oben rot und unten zwei blau",
-         "Was liegt auf dem Bild?"],
+         "Was liegt auf dem Bild?", "unten drei blau", "Was liegt auf dem Bild?",
+         "rückgängig", "ja", "Was liegt auf dem Bild?"],
     )  # fmt: skip
     run = run_cli("play", "pantone", "--lang", "de", "--players", "Anna,Ben", "--first", "Anna",
                   "--script", str(script), "--json", "--voice", "none")  # fmt: skip
     assert run.code == 0, run.err
     assert "Notiert, auf dem Bild: oben 2-mal Gelb und in der Mitte Schwarz." in run.said
-    assert (
-        "Auf dem Bild, wie ihr es mir gesagt habt: oben links Rot und unten 2-mal Blau." in run.said
-    )
+    assert "Soll ich das zurücknehmen: „unten 3-mal Blau“ auf dem Bild? Ja oder nein?" in run.said
+    asked = [s for s in run.said if s.startswith("Auf dem Bild, wie ihr es mir gesagt habt:")]
+    first = "oben 2-mal Gelb, in der Mitte Schwarz, oben links Rot und unten"
+    assert asked == [
+        f"Auf dem Bild, wie ihr es mir gesagt habt: {first} 2-mal Blau.",
+        f"Auf dem Bild, wie ihr es mir gesagt habt: {first} 3-mal Blau.",
+        f"Auf dem Bild, wie ihr es mir gesagt habt: {first} 2-mal Blau.",
+    ]
 
 
 def test_the_board_is_undone_and_forgotten_for_the_next_artist() -> None:

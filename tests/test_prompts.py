@@ -75,6 +75,7 @@ SAMPLE_BY_KEY: dict[str, dict[str, Any]] = {
     "table_card_swap": {"old": "blue"},
     "board_set": {"items": _BOARD_ITEMS},
     "board_is": {"items": _BOARD_ITEMS},
+    "action_board": {"items": _BOARD_ITEMS},
     "board_item": dict(_BOARD_ITEMS[0]),
     "board_line": {
         "cells": [
