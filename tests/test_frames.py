@@ -272,7 +272,9 @@ def test_what_is_meant_for_the_game_is_answered_not_understood(lang: str, line: 
     [("en", "purple, because of my jumper", "purple"), ("en", "green, obviously", "green"),
      ("en", "yellow because the sun is yellow", "yellow"),
      ("de", "lila, wegen dem Ranzen", "purple"), ("de", "grün weil die Wiese grün ist", "green"),
-     ("de", "also gelb. Das passt halt", "yellow")],
+     ("de", "also gelb. Das passt halt", "yellow"),
+     ("de", "gelb, so knallgelb wie Gummistiefel", "yellow"),
+     ("de", "rot, so rot wie 'ne Tomate", "red")],
 )  # fmt: skip
 def test_a_move_with_a_remark_beside_it_is_the_move(lang: str, line: str, colour: str) -> None:
     """A reason or a remark after a pause, or opened by "because"/"wegen", that names
@@ -290,7 +292,8 @@ def test_a_move_with_a_remark_beside_it_is_the_move(lang: str, line: str, colour
     ("lang", "line"),
     [("en", "purple, because Ben said so"), ("en", "purple, or not?"), ("en", "red, no, wait"),
      ("en", "purple, don't you think"), ("de", "lila, weil Ben das will"),
-     ("de", "lila, oder nicht?"), ("de", "rot, wie bei Ben"), ("de", "grün, keine Ahnung")],
+     ("de", "lila, oder nicht?"), ("de", "rot, wie bei Ben"), ("de", "grün, keine Ahnung"),
+     ("de", "gelb, so wie du willst"), ("de", "rot, so rot wie was?")],
 )  # fmt: skip
 def test_a_remark_that_names_someone_asks_or_denies_keeps_it_no_move(lang, line) -> None:
     session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])

@@ -502,6 +502,7 @@ def _only_remark(
         words = remark[lead + 1 :]
     else:
         words = remark
+    words = _compared(grammar, words)
     forbidden = remark_forbidden(grammar)
     # a reason that denies ("weil rot nicht geht", "because I haven't got red") tells why
     # this and not another: it may name other values of the move's own lists, never ask,
@@ -550,6 +551,19 @@ def _only_remark(
         or (taken is not None and span.slot not in taken)
         for span in spans
     )
+
+
+def _compared(grammar: Grammar, words: list[str]) -> list[str]:
+    """``words`` without the likeness word of a comparison they open with a degree word:
+    "so knallgelb wie Gummistiefel", "so rot wie 'ne Tomate" compare; their "wie" asks
+    nothing."""
+    if not words or words[0] not in grammar.guard_words.get("degree", frozenset()):
+        return words
+    likeness = grammar.frames.likeness
+    for i in range(2, min(len(words), 4)):
+        if words[i] in likeness:
+            return words[1:i] + words[i + 1 :]
+    return words
 
 
 def _indirect(parser: Matcher, words: list[str]) -> bool:
