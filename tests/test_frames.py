@@ -602,3 +602,36 @@ def test_farben_a_colour_named_for_someone_as_a_question_is_still_asked(lang, li
     """Naming asks nothing: "Mia hatte weiß, oder?" wants to know, and is no move."""
     session = corpus_table("farben", lang, "naming")
     assert _understood(session, line) is None
+
+
+# --- undo with the reason beside it --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Mach rückgängig bitte, der Ball war falsch."),
+     ("de", "Ach Mist, der Ball war falsch, nimm das wieder zurück."),
+     ("de", "Mach mal rückgängig, den Ball will ich nochmal neu."),
+     ("en", "Wait, undo! I messed up, I didn't want blue on the ball."),
+     ("en", "Take that back please, the ball was wrong.")],
+)  # fmt: skip
+def test_undo_said_with_why_names_the_move_and_is_asked_back(lang: str, line: str) -> None:
+    """Taking a move back, people say why, naming what they take back: it is asked back
+    ("Shall I take this back: Anna colours the ball blue?") and nothing moves yet."""
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    moves = list(session.actions)
+    said, _ = said_to(session, line)
+    assert session.actions == moves
+    assert said and said[-1].startswith(
+        "Shall I take this back:" if lang == "en" else "Soll ich das zurücknehmen:"
+    ), said
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("de", "Nicht rückgängig machen, der Ball ist richtig."),
+     ("de", "Rückgängig? War der Ball denn falsch?"),
+     ("en", "Don't undo it, the ball is fine."), ("en", "Undo? Was the ball wrong?")],
+)  # fmt: skip
+def test_undo_denied_or_asked_about_with_a_reason_takes_nothing_back(lang, line) -> None:
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
+    said, _ = said_to(session, line)
+    assert not any(s.startswith(("Shall I take", "Soll ich das zurück")) for s in said), said

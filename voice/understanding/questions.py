@@ -66,6 +66,7 @@ def question(
         return None  # "Pause. Nein, doch nicht."
     said: dict[tuple[str, str], Intent] = {}
     asking = grammar.question_intents | grammar.request_intents
+    valued = False  # a piece that names a value of the game and asks nothing
     for piece in pieces:
         if all(w in grammar.frames.words for w in piece.split()):
             continue  # "wait, undo, I didn't mean that": a frame's words, not a pause
@@ -76,13 +77,21 @@ def question(
         if one is not None:
             said[(one.name, repr(sorted(one.slots.items())))] = one
         elif any(span.slot not in PRONOUN_SLOTS for span in fallback.spans(fallback.tokens(piece))):
-            return None  # a value in a piece that asks nothing: "Blau. Wo ist der Hut?"
+            valued = True  # "Blau. Wo ist der Hut?" is a move and a question
         elif grammar.opens_with(piece.split(), "order"):
             return None  # "Jonas, leg mal das Handy weg, wir spielen jetzt": said to Jonas
     if len(said) != 1:
         return None
     (one,) = said.values()
+    if valued and not (one.name in ASKED_BACK and not one.slots and "?" not in raw):
+        return None
+    # a request asked back anyway may say why, naming the move it takes back: "Mach
+    # rückgängig bitte, das Haus war falsch", "Oops, undo that, I wanted School"
     return Intent(one.name, one.slots, norm, SCORE)
+
+
+ASKED_BACK = frozenset({"undo"})
+"""Requests always asked back before they count ("Shall I take this back: …?")."""
 
 
 PRONOUN_SLOTS = frozenset({"self"})
