@@ -635,3 +635,25 @@ def test_undo_denied_or_asked_about_with_a_reason_takes_nothing_back(lang, line)
     session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau"])
     said, _ = said_to(session, line)
     assert not any(s.startswith(("Shall I take", "Soll ich das zurück")) for s in said), said
+
+
+# --- "do I ..., or does Anna?" -------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line", "asks"),
+    [("de", "Muss ich jetzt aussuchen oder die Cem?", True),
+     ("de", "Moment, such ich aus oder Ben?", True),
+     ("en", "Wait, do I pick, or does Ben?", True),
+     ("en", "Hang on, am I choosing or is Cem?", True),
+     ("de", "ich nehm blau oder Ben?", False), ("en", "I pick blue or Cem?", False),
+     ("en", "I think Ben or Cem", False)],
+)  # fmt: skip
+def test_me_or_them_asks_whose_turn_it_is(lang: str, line: str, asks: bool) -> None:
+    """Asking whether oneself or another player does what comes next is asking whose turn
+    it is: the answer names who, and nothing moves; a colour in it makes it something
+    else."""
+    session = table("alle-meine-farben", lang, [])
+    moves = list(session.actions)
+    said, kinds = said_to(session, line)
+    assert session.actions == moves
+    told = any(s.startswith(("Anna", "It's Anna", "Anna ist")) for s in said)
+    assert told == asks, said

@@ -51,6 +51,8 @@ def question(
     (``raw``, parted by full stops, commas ...) are tried one by one when the whole is not
     understood: "Langsamer bitte, ich komm nicht mit." asks for one thing beside a remark;
     ``exact`` (a template match) reads each piece first."""
+    if allowed is not None and WHOSE_TURN in allowed and _me_or_them(grammar, fallback, norm, raw):
+        return Intent(WHOSE_TURN, {}, norm, SCORE)
     found = _asked(grammar, fallback, norm, allowed)
     expanded = grammar.frames.expanded(norm)  # "you're talking way too fast"
     if found is None and expanded != norm:
@@ -88,6 +90,36 @@ def question(
     # a request asked back anyway may say why, naming the move it takes back: "Mach
     # rückgängig bitte, das Haus war falsch", "Oops, undo that, I wanted School"
     return Intent(one.name, one.slots, norm, SCORE)
+
+
+WHOSE_TURN = "whose_turn"
+
+MAX_THEM = 4
+"""At most this many words after the "or" of "do I pick, or does Anna?"."""
+
+
+def _me_or_them(grammar: Grammar, fallback: Fallback, norm: str, raw: str | None) -> bool:
+    """Does ``norm`` ask whether it is the speaker or another player who does what comes
+    next: "Muss ich jetzt aussuchen oder die Lena?", "Wait, do I pick, or does Anna?",
+    "am I choosing or is Cem?" It asks (a question mark, or a verb first), says who
+    ("ich", "I", "we") before the "or" and one player after it, and names nothing else
+    of the game."""
+    tokens = fallback.tokens(norm)
+    joins = grammar.frames.joins & grammar.guard_words.get("either_or", frozenset())
+    ors = [i for i, t in enumerate(tokens) if t in joins]
+    if len(ors) != 1 or not 1 <= len(tokens) - ors[0] - 1 <= MAX_THEM:
+        return False
+    spans = fallback.spans(tokens)
+    theirs = [s for s in spans if s.slot == "player" and s.start > ors[0]]
+    others = [s for s in spans if s.slot not in PRONOUN_SLOTS]
+    subject = grammar.guard_words.get("subject", frozenset())
+    if len(theirs) != 1 or len(others) != 1 or not subject & set(tokens[: ors[0]]):
+        return False
+    opened = grammar.opening(tokens)
+    asks = (raw is not None and "?" in raw) or (
+        opened < len(tokens) and tokens[opened] in grammar.guard_words.get("question_start", ())
+    )
+    return asks
 
 
 ASKED_BACK = frozenset({"undo"})
