@@ -82,6 +82,14 @@ def test_a_negation_is_no_guess_and_the_window_stays_with_the_guesser() -> None:
     assert not any("Mickey" in s for s in said)  # thinking aloud gets no answer at all
 
 
+@pytest.mark.parametrize("text", ["Ich sag nix. Gar nix.", "nix", "Ich weiß nix."])
+def test_saying_nothing_in_german_is_no_guess(text: str) -> None:
+    """ "Ich sag nix": "nix" is how German tables say "nichts", no character's name."""
+    _, records = play(["karte 1", "fertig", text], lang="de")
+    assert not of_type(records, "guessed", "wrong_guess", "confirm")
+    assert of_type(records, "thinking_aloud") == [{"type": "thinking_aloud", "player": "Ben"}]
+
+
 @pytest.mark.parametrize(
     ("text", "lang", "card"),
     [
