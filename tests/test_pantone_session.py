@@ -593,7 +593,15 @@ def test_a_card_number_is_chosen_as_people_say_it(line: str, card: int) -> None:
      ("en", ["card 12", "two red at the top", "done"],
       "Are there two or three red ones at the top?", "2 red at the top"),
      ("de", ["Karte 12", "oben zweimal rot", "fertig"], "Ist das oben rot oder orange?",
-      "oben 2-mal Rot")],
+      "oben 2-mal Rot"),
+     ("en", ["card 12", "two black at the bottom", "done"],
+      "Is that two or three black ones down there?", "2 black at the bottom"),
+     ("en", ["card 12", "two black at the bottom", "done"], "Anything brown in the middle?",
+      "2 black at the bottom"),
+     ("de", ["Karte 12", "unten zweimal schwarz", "fertig"],
+      "Sind das zwei oder drei schwarze unten?", "unten 2-mal Schwarz"),
+     ("de", ["Karte 12", "unten zweimal schwarz", "fertig"], "Ist in der Mitte was Braunes?",
+      "unten 2-mal Schwarz")],
 )  # fmt: skip
 def test_a_guesser_who_cannot_see_a_swatch_well_hears_the_board(lang, lines, question, told):
     """ "Is the one at the top red or orange?": the board as the Artist told it, never a

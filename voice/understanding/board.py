@@ -87,6 +87,11 @@ _PURPOSE = {
 """Words that open what a swatch stands for ("two yellow at the top, for the hair", "vier
 grüne unten, als Wiese"): the Artist's reason, said after the board, never a part of it."""
 
+BOARD_QUERY = "board_query"
+
+ASKED_SCORE = 0.9
+"""How sure a question about the board is when no template said it (it moves nothing)."""
+
 _QUESTION_WORDS = {"en": ("what", "which", "is there"), "de": ("was", "welche", "wo ", "liegt da")}
 
 
@@ -100,6 +105,8 @@ class BoardReader:
         self._fillers = grammar.guard_words.get("filler", frozenset())
         self._either_or = grammar.guard_words.get("either_or", frozenset())
         self._frames = grammar.frames
+        self._frames_opening = grammar.opening
+        self._question_start = grammar.guard_words.get("question_start", frozenset())
         # place phrases, longest first, and the words that may stand beside a count
         self._places = sorted(
             (
@@ -222,6 +229,23 @@ class BoardReader:
                 break
         return " ".join(words[start:]), took_back
 
+    def asks_about(self, text: str) -> bool:
+        """Does ``text`` ask what lies somewhere on the board: a question naming a colour
+        and a place or a count ("Anything brown in the middle?", "Is that two or three
+        black ones at the bottom?", "Sind das zwei oder drei schwarze unten?")? Nobody
+        is guessed by it; the answer is the board as told."""
+        norm = normalize(text)
+        words = norm.split()
+        if not words or len(text) > MAX_CHARS:
+            return False
+        opened = self._frames_opening(words)
+        asks = "?" in text or (opened < len(words) and words[opened] in self._question_start)
+        if not asks or self._colour_re.search(norm) is None:
+            return False
+        counts = [_COUNTS[self.lang].get(w, int(w) if w.isdigit() else 0) for w in words]
+        placed = _find(norm, _VERTICAL[self.lang]) or _find(norm, _HORIZONTAL[self.lang])
+        return placed is not None or max(counts, default=0) >= 2
+
     def _strip_prefix(self, norm: str) -> tuple[str, bool]:
         for prefix in _PREFIXES[self.lang]:
             if norm == prefix:
@@ -331,6 +355,13 @@ class BoardNameParser(NameParser):
         elsewhere = result is not None and allowed is not None and result.name not in allowed
         if result is not None and result.score >= 1.0 and not (unknown_name or aloud or elsewhere):
             return result  # an exact sentence of the templates wins
+        if (
+            allowed is not None
+            and BOARD_QUERY in allowed
+            and (result is None or unknown_name or aloud)
+            and self.board.asks_about(text)
+        ):
+            return Intent(BOARD_QUERY, {}, normalize(text), ASKED_SCORE)
         if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
             reasons = allowed is not None and self.intent not in allowed  # nobody guesses yet
             items = self._read(text, reasons)
