@@ -657,3 +657,32 @@ def test_me_or_them_asks_whose_turn_it_is(lang: str, line: str, asks: bool) -> N
     assert session.actions == moves
     told = any(s.startswith(("Anna", "It's Anna", "Anna ist")) for s in said)
     assert told == asks, said
+
+
+# --- "yes, take it back": the request said again answers yes ---------------------------------
+@pytest.mark.parametrize(
+    ("lang", "first", "answer", "undone"),
+    [("en", "undo", "yes, take it back", True), ("en", "undo", "yeah, undo it", True),
+     ("de", "rückgängig", "ja, nimm das zurück", True),
+     ("de", "rückgängig", "ja, mach rückgängig", True),
+     ("en", "undo", "no, don't take it back", False),
+     ("de", "rückgängig", "nein, nicht zurücknehmen", False)],
+)  # fmt: skip
+def test_the_undo_asked_back_is_answered_in_its_own_words(lang, first, answer, undone) -> None:
+    """ "Shall I take this back?" "Yes, take it back.": a yes, not "please answer yes or
+    no" (one more sentence for the table)."""
+    session = table("alle-meine-farben", lang, ["blue" if lang == "en" else "blau", first])
+    said, _ = said_to(session, answer)
+    assert len(session.actions) == (0 if undone else 1)
+    assert not any("yes or no" in s or "ja oder nein" in s for s in said), said
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "intent"),
+    [("en", "So yeah, that's it. Done.", "done"), ("de", "Ja, fertig.", "done"),
+     ("en", "Okay.", "affirm")],
+)  # fmt: skip
+def test_a_yes_that_only_opens_a_sentence_is_that_sentence(lang, line, intent) -> None:
+    session = table("farben", lang, [])
+    found = session.parser.parse(line, {"affirm", "deny", "done", "help"}, {})
+    assert found is not None and found.name == intent, found

@@ -45,6 +45,11 @@ CORRECTION = "correction"
 """The intent of "nein, doch gelb" / "no wait, yellow": the last move, with another colour."""
 
 ANSWERS = frozenset({"affirm", "deny"})
+
+ASKED_AGAIN = frozenset({"undo"})
+"""Requests asked back that, said again while asked ("Yes, take it back", "ja, mach
+rückgängig"), answer yes. Not quitting: "quit" said again stays a question (ending the
+game on two mishearings costs more than one more question)."""
 """The intents that answer a question."""
 
 KEYS = frozenset(
@@ -166,6 +171,8 @@ class Dialogue:
                 return True
         if name in ANSWERS:
             self.answer(name == "affirm")
+        elif name == question.kind and name in ASKED_AGAIN:
+            self.answer(True)  # "Shall I take this back?" "Yes, take it back." / "undo it"
         elif name == CORRECTION and self.asks_colour():
             self._correct_asked(slots)
         elif name not in phase.intents:

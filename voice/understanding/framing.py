@@ -354,6 +354,8 @@ def aside(
             found, values = inner
         if set(found.slots) <= {"player"} and grammar.opens_with(remark, "order"):
             continue  # "Ben, put your phone down": said to Ben, no move
+        if found.name in ANSWER_INTENTS and _says_more(parser, remark, allowed):
+            continue  # "So yeah, that's it. Done.": the yes only opens the sentence
         if (
             remark[0] in frames.likeness
             and cut not in pauses
@@ -453,6 +455,17 @@ def _without_telling(grammar: Grammar, words: list[str]) -> list[str]:
             out.append(words[i])
         i += told or 1
     return out
+
+
+ANSWER_INTENTS = frozenset({"affirm", "deny"})
+"""A yes or a no: beside a sentence of its own, it only opens or closes it."""
+
+
+def _says_more(parser: Matcher, remark: list[str], allowed: frozenset[str] | None) -> bool:
+    """Is ``remark`` a sentence of the templates that is no yes or no ("So yeah, that's
+    it. Done.")?"""
+    said = parser.exact(" ".join(remark), allowed)
+    return said is not None and said.name not in ANSWER_INTENTS
 
 
 def _another(said: Intent | None, found: Intent) -> bool:
