@@ -686,3 +686,27 @@ def test_a_yes_that_only_opens_a_sentence_is_that_sentence(lang, line, intent) -
     session = table("farben", lang, [])
     found = session.parser.parse(line, {"affirm", "deny", "done", "help"}, {})
     assert found is not None and found.name == intent, found
+
+
+# --- a player named with what they wear ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line", "first"),
+    [("en", "It's gotta be Cem with his stripy rainbow socks.", "Cem"),
+     ("en", "Ben with those trainers, obviously", "Ben"),
+     ("de", "Ganz klar der Cem mit seinen grünen Socken.", "Cem"),
+     ("de", "Na, das ist doch eindeutig Ben mit seinen Regenbogensocken.", "Ben"),
+     ("en", "I'm done with these crisps, anyone want the rest?", None)],
+)  # fmt: skip
+def test_the_first_player_is_named_with_what_they_wear(lang, line, first) -> None:
+    """Farben starts with the most colourfully dressed player, named with the clothes:
+    the clothes are a remark beside the name; "done with these crisps" describes no one."""
+    adapter = ADAPTERS["farben"]
+    setup = Setup(PLAYERS, 3, None, adapter.default_options(lang))
+    session = Session(adapter, lang, setup, RecordingOutput())
+    session.start()
+    moves = list(session.actions)
+    said_to(session, line)
+    if first is None:
+        assert session.actions == moves
+    else:
+        assert session.actions[-1].args.get("player") == first, session.actions

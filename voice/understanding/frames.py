@@ -120,7 +120,7 @@ class Frames:
         """Words dropped only where what is left asks something, never from a move ("was
         liegt in der ersten Reihe schon?"; "der Ball ist schon rot" stays a remark)."""
         self.asides: frozenset[str] = frozenset(
-            normalize(w) for w in (*(spec.get("aside") or ()), *(spec.get("likeness") or ()))
+            normalize(w) for key in ("aside", "likeness", "describing") for w in spec.get(key) or ()
         )
         """Words that open a remark beside the sentence ("wegen", "because", "like"),
         see :func:`voice.understanding.framing.aside`."""
@@ -128,6 +128,12 @@ class Frames:
         """Words that open a comparison ("wie Nemo", "like a blueberry"): a remark beside a
         move that names what it is about and its value, never beside a value alone ("red
         like a lobster" is a story's words)."""
+        self.describing: frozenset[str] = frozenset(
+            normalize(w) for w in spec.get("describing") or ()
+        )
+        """Words that open what a person named has or wears ("Cem with his rainbow
+        socks", "die Mia mit ihren Regenbogensocken"): a remark only beside a sentence that
+        names a player and nothing else."""
         self.verb_last: bool = bool(spec.get("verb_last"))
         """Does an indirect question put its verb last ("was in Spalte zwei liegt")?"""
         self.joins: frozenset[str] = frozenset(normalize(w) for w in spec.get("joins") or ())

@@ -354,6 +354,8 @@ def aside(
             found, values = inner
         if set(found.slots) <= {"player"} and grammar.opens_with(remark, "order"):
             continue  # "Ben, put your phone down": said to Ben, no move
+        if remark[0] in frames.describing and cut not in pauses and set(found.slots) != {"player"}:
+            continue  # "I'm done with these crisps": only a person is described so
         if found.name in ANSWER_INTENTS and _says_more(parser, remark, allowed):
             continue  # "So yeah, that's it. Done.": the yes only opens the sentence
         if (
