@@ -710,3 +710,17 @@ def test_the_first_player_is_named_with_what_they_wear(lang, line, first) -> Non
         assert session.actions == moves
     else:
         assert session.actions[-1].args.get("player") == first, session.actions
+
+
+# --- dialect and quick speech ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("line", "colour"),
+    [("Des Ball mach i gelb.", "yellow"), ("Mach ma des Ball rot.", "red"),
+     ("Dat Ball mach ich grün.", "green"), ("Isch tät sagen rosa.", "pink")],
+)  # fmt: skip
+def test_a_move_in_dialect_is_the_move(line: str, colour: str) -> None:
+    """ "Des Auto mach i gelb": words of a dialect or of quick speech are read as the
+    standard words they stand for, one for one."""
+    session = table("alle-meine-farben", "de", [])
+    said_to(session, line)
+    assert session.actions and session.actions[-1].args.get("colour") == colour, session.actions

@@ -112,6 +112,11 @@ class Frames:
             normalize(k): normalize(v) for k, v in (spec.get("contractions") or {}).items()
         }
         """Short forms said for longer ones the templates may use ("where's": "where is")."""
+        self.dialect: dict[str, str] = {
+            normalize(k): normalize(v) for k, v in (spec.get("dialect") or {}).items()
+        }
+        """Words of a dialect or of quick speech for one standard word each ("des Auto",
+        "mach i", "isch"): every utterance is read in the standard words."""
         self.inside: frozenset[str] = frozenset(normalize(w) for w in spec.get("inside") or ())
         """Words that may be dropped anywhere as a last try ("gib mir doch mal …")."""
         self.inside_asking: frozenset[str] = frozenset(
@@ -207,6 +212,12 @@ class Frames:
         if "vocative" in kinds or "vocative" in end_kinds:
             calls = "person" if (addressee if addressee is not None else called) else "game"
         return (words[start:end] if start < end else []), calls
+
+    def standard(self, norm: str) -> str:
+        """``norm`` in standard words, word for word (see ``dialect``)."""
+        if not self.dialect:
+            return norm
+        return " ".join(self.dialect.get(w, w) for w in norm.split())
 
     def expanded(self, norm: str) -> str:
         """``norm`` with its short forms said long ("where's the cup": "where is the cup")."""

@@ -106,7 +106,7 @@ class IntentParser:
         ``last``: the values of the move a correction would change (its object, colour),
         when there is one.
         """
-        norm = normalize(text)
+        norm = self.grammar.frames.standard(normalize(text))
         if not norm or len(norm) > MAX_CHARS:
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
