@@ -274,7 +274,9 @@ def test_what_is_meant_for_the_game_is_answered_not_understood(lang: str, line: 
      ("de", "lila, wegen dem Ranzen", "purple"), ("de", "grün weil die Wiese grün ist", "green"),
      ("de", "also gelb. Das passt halt", "yellow"),
      ("de", "gelb, so knallgelb wie Gummistiefel", "yellow"),
-     ("de", "rot, so rot wie 'ne Tomate", "red")],
+     ("de", "rot, so rot wie 'ne Tomate", "red"),
+     ("en", "orange, because red is already in that row", "orange"),
+     ("de", "orange, weil rot schon in der Reihe liegt", "orange")],
 )  # fmt: skip
 def test_a_move_with_a_remark_beside_it_is_the_move(lang: str, line: str, colour: str) -> None:
     """A reason or a remark after a pause, or opened by "because"/"wegen", that names
@@ -307,8 +309,13 @@ def test_a_remark_may_hold_a_word_card_that_is_not_on_the_table() -> None:
     session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
     session.hear("I'll take Holiday, because of the beach")
     assert session.actions[-1].args.get("word") == "Holiday"
+    # the other word on the card, in a reason after the choice: still the choice ...
     session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
-    session.hear("Holiday, because School is boring")  # the other word on the card
+    session.hear("Holiday, because School is boring")
+    assert [a.args.get("word") for a in session.actions] == ["Holiday"]
+    # ... but not while still weighing
+    session = table("farben", "en", [], words=[["School", "Holiday"], ["Childhood", "Winter"]])
+    session.hear("Holiday, because School or maybe not")
     assert session.actions == []
 
 

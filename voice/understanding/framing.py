@@ -524,11 +524,7 @@ def _only_remark(
     # weigh or name someone ("lila, weil Ben das will" stays advice)
     refusal = guard.get("refusal", frozenset())
     opened = len(words) < len(remark)
-    reason = (
-        opened
-        and remark[lead] in guard.get("reason", frozenset())
-        and any(w in refusal or w.endswith("n't") for w in words)
-    )
+    reason = opened and remark[lead] in guard.get("reason", frozenset())
     if opened and remark[lead] in granting:
         # "orange, obwohl rot besser passen würd": it weighs the other side, and grants it
         forbidden = forbidden - guard.get("hedge", frozenset())
