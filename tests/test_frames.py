@@ -731,3 +731,18 @@ def test_a_move_in_dialect_is_the_move(line: str, colour: str) -> None:
     session = table("alle-meine-farben", "de", [])
     said_to(session, line)
     assert session.actions and session.actions[-1].args.get("colour") == colour, session.actions
+
+
+# --- the square named by its place -----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "First row, first spot, blue."), ("en", "Number one in blue, please."),
+     ("en", "One's gonna be blue."), ("de", "Erste Reihe, erstes Feld: blau."),
+     ("de", "Reihe eins, Feld eins, blau")],
+)  # fmt: skip
+def test_the_square_in_play_named_by_its_place_or_number_takes_the_colour(lang, line) -> None:
+    """A blind player hears squares by row and column and names them so, in their own
+    words ("spot", "Feld", "number one"): the move is made on that square."""
+    session = table("alle-meine-farben", lang, [])
+    said_to(session, line)
+    assert [(a.args.get("object"), a.args.get("colour")) for a in session.actions] == [(1, "blue")]
