@@ -746,3 +746,14 @@ def test_the_square_in_play_named_by_its_place_or_number_takes_the_colour(lang, 
     session = table("alle-meine-farben", lang, [])
     said_to(session, line)
     assert [(a.args.get("object"), a.args.get("colour")) for a in session.actions] == [(1, "blue")]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "intent"),
+    [("en", "Ready ready ready!", "ready"), ("de", "Fertig fertig fertig!", "done"),
+     ("en", "Hospital Hospital", "choose_stack")],
+)  # fmt: skip
+def test_a_word_said_over_and_over_is_said_once(lang: str, line: str, intent: str) -> None:
+    session = table("farben", lang, [])
+    found = session.parser.parse(line, {intent, "help"}, {})
+    assert found is not None and found.name == intent, found

@@ -119,6 +119,10 @@ class IntentParser:
             self._last = ((text, allowed_set, _freeze(slots)), (found, values))
             if found is not None and self._guarded(text, norm, found, values):
                 return None  # never a move the player did not make
+            if found is None and (once := _said_once(text)) is not None:
+                # "Ready ready ready!", "bitte bitte nochmal": a word said over and over
+                again = self.parse(once, allowed, slots, heard=heard, last=last)
+                return None if again is None else Intent(again.name, again.slots, norm, again.score)
         return self._cell(found)
 
     def _echoed(self, text: str, slots: Mapping[str, Iterable[Any]] | None) -> str | None:
@@ -704,6 +708,14 @@ def _aligned(norm: str, phrase: str) -> bool:
     return len(said) == len(meant) and all(
         a == b or fuzz.ratio(a, b) >= ALIGNED_WORD_CUTOFF for a, b in zip(said, meant, strict=True)
     )
+
+
+def _said_once(text: str) -> str | None:
+    """``text`` with each word said several times in a row said once ("Ready ready
+    ready!": "Ready!"), or ``None`` when no word is repeated so."""
+    words = text.split()
+    kept = [w for i, w in enumerate(words) if i == 0 or normalize(w) != normalize(words[i - 1])]
+    return " ".join(kept) if len(kept) < len(words) else None
 
 
 def _nearest(word: str, vocabulary: frozenset[str]) -> list[str]:
