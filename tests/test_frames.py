@@ -757,3 +757,17 @@ def test_a_word_said_over_and_over_is_said_once(lang: str, line: str, intent: st
     session = table("farben", lang, [])
     found = session.parser.parse(line, {intent, "help"}, {})
     assert found is not None and found.name == intent, found
+
+
+@pytest.mark.parametrize(
+    ("lang", "line", "repeats"),
+    [("de", "Sag's nochmal, ich hab's nicht gehört, der Ben war zu laut.", True),
+     ("en", "Say that again please, Cem was talking over you.", True),
+     ("de", "Nochmal bitte. Blau für den Ball.", False)],
+)  # fmt: skip
+def test_a_request_beside_a_remark_about_a_player_is_the_request(lang, line, repeats) -> None:
+    """ "Nochmal, der Ben war zu laut": a player named beside a request that moves nothing
+    hides nothing; a colour beside it is a move of its own and stays unsure."""
+    session = table("alle-meine-farben", lang, [])
+    found = session.parser.parse(line, {"repeat", "place", "help"}, {"object": [1]})
+    assert (found is not None and found.name == "repeat") == repeats, found

@@ -69,6 +69,7 @@ def question(
     said: dict[tuple[str, str], Intent] = {}
     asking = grammar.question_intents | grammar.request_intents
     valued = False  # a piece that names a value of the game and asks nothing
+    named_only = True  # ... and the values named are only players
     for piece in pieces:
         if all(w in grammar.frames.words for w in piece.split()):
             continue  # "wait, undo, I didn't mean that": a frame's words, not a pause
@@ -80,13 +81,20 @@ def question(
             said[(one.name, repr(sorted(one.slots.items())))] = one
         elif any(span.slot not in PRONOUN_SLOTS for span in fallback.spans(fallback.tokens(piece))):
             valued = True  # "Blau. Wo ist der Hut?" is a move and a question
+            named_only = named_only and all(
+                span.slot in PRONOUN_SLOTS or span.slot == "player"
+                for span in fallback.spans(fallback.tokens(piece))
+            )
         elif grammar.opens_with(piece.split(), "order"):
             return None  # "Jonas, leg mal das Handy weg, wir spielen jetzt": said to Jonas
     if len(said) != 1:
         return None
     (one,) = said.values()
     if valued and not (one.name in ASKED_BACK and not one.slots and "?" not in raw):
-        return None
+        # a request that moves nothing may have a player in the remark beside it: "Nochmal
+        # bitte, die Mia hat grad dazwischengequatscht"
+        if not (named_only and one.name in grammar.request_intents and not one.slots):
+            return None
     # a request asked back anyway may say why, naming the move it takes back: "Mach
     # rückgängig bitte, das Haus war falsch", "Oops, undo that, I wanted School"
     return Intent(one.name, one.slots, norm, SCORE)
