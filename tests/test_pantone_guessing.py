@@ -82,6 +82,17 @@ def test_a_negation_is_no_guess_and_the_window_stays_with_the_guesser() -> None:
     assert not any("Mickey" in s for s in said)  # thinking aloud gets no answer at all
 
 
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "Is Anna still painting?"), ("de", "Malt die Anna immer noch?")]
+)
+def test_a_question_about_a_player_in_the_guess_window_is_no_guess(lang: str, text: str) -> None:
+    """Nobody at the table is a character: words about a player are no wrong guess that
+    would end the guesser's try."""
+    start = ["karte 1", "fertig"] if lang == "de" else ["card 12", "done"]
+    _, records = play(start + [text], lang=lang)
+    assert not of_type(records, "guessed", "wrong_guess", "confirm")
+
+
 @pytest.mark.parametrize("text", ["Ich sag nix. Gar nix.", "nix", "Ich weiß nix."])
 def test_saying_nothing_in_german_is_no_guess(text: str) -> None:
     """ "Ich sag nix": "nix" is how German tables say "nichts", no character's name."""

@@ -338,6 +338,14 @@ class NameParser(IntentParser):
             return found
         return found if found is not None and found.score >= 1.0 else None
 
+    def _players_named(self, words: Sequence[str]) -> bool:
+        """Do ``words`` name a player at this table (who is nobody's character)?"""
+        players = self.grammar.slot_lists.get("player")
+        if not isinstance(players, TextSlotList):
+            return False
+        names = {normalize(str(v.value_out)) for v in players.values}
+        return any(w in names for w in words)
+
     def _to_a_player(self, norm: str) -> bool:
         """Is ``norm`` said to a player by name ("…, Ben", "Remember, Cem, …")?"""
         if self.grammar.frames.content(norm)[1] == "person":
@@ -607,6 +615,8 @@ class NameParser(IntentParser):
         if start == end or end - start > self._longest_name:
             # nothing said, or longer than any name: "hurry up, the time is running out"
             return Intent(THINKING, {}, norm, 1.0)
+        if end - start > 1 and self._players_named(words[start:end]):
+            return Intent(THINKING, {}, norm, 1.0)  # "is Anna still painting?": about a player
         guard = self.grammar.guard_words
         sentence = guard.get("not_in_names", frozenset())
         if end - start >= MIN_SENTENCE and sentence & set(words[start:end]):
