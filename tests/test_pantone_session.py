@@ -631,3 +631,18 @@ def test_which_phase_it_is_asked_as_people_ask(lang: str, line: str) -> None:
     out.records.clear()
     session.hear(line)
     assert [r["type"] for r in out.records] == ["phase_info"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "Read out everything she put down."), ("en", "Read me out what he laid again"),
+     ("de", "Lies mal vor, was sie hingelegt hat."), ("de", "Lies nochmal vor, was er gelegt hat")],
+)  # fmt: skip
+def test_the_hints_asked_for_with_he_or_she(lang: str, line: str) -> None:
+    """The Artist is "she" or "he" to the guessers: what they laid is read out."""
+    session = _session(lang)
+    session.hear("card 12" if lang == "en" else "Karte 12")
+    session.hear("done" if lang == "en" else "fertig")
+    phase = session.phase()
+    found = session.parser.parse(line, phase.intents, phase.slots)
+    assert found is not None and found.name == "hints", found
