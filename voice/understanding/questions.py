@@ -193,8 +193,20 @@ def _asked(
         for name in candidates
     )[::-1]
     (count, overlap), best = ranked[0]
-    if count == 0 or (len(ranked) > 1 and ranked[1][0] == (count, overlap)):
-        return None  # as near to two: not understood
+    if count == 0:
+        return None
+    tied = [name for score, name in ranked if score == (count, overlap)]
+    if len(tied) > 1:
+        # as near to two by their words: the one whose sentences run like this one
+        # ("what are the two words" runs like "what are the words")
+        seq = ["<s>", *tokens, "</s>"]
+        pairs = list(zip(seq, seq[1:], strict=False))
+        runs = sorted(
+            ((sum(p in fallback.models[n].pairs for p in pairs), n) for n in tied), reverse=True
+        )
+        if runs[0][0] == runs[1][0]:
+            return None  # as near to two: not understood
+        best = runs[0][1]
     if len(unknown) > count + 1:
         return None
     refusal = guard.get("refusal", frozenset())
