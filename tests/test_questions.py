@@ -54,3 +54,11 @@ def test_a_question_with_a_value_is_left_to_the_guarded_fallback() -> None:
     session = table("farben", "en", [])
     phase = session.phase()
     assert session.parser.parse("who had green anyway?", phase.intents, phase.slots) is None
+
+
+def test_a_question_about_a_value_as_near_to_two_goes_to_the_one_it_runs_like() -> None:
+    """ "Which colour is the bird?" asks for the bird's colour as much by its words as
+    "which colours can the bird get": its word pairs are those of the colour question."""
+    session = table("alle-meine-farben", "en", ["blue", "red"])
+    found = session.parser.parse("Which colour is the bird?", None, {})
+    assert found is not None and found.name == "object_colour", found

@@ -61,7 +61,7 @@ MIN_FUZZY_VALUE = 4
 _PLACEHOLDER = "zz{}zz"
 
 
-def _placeholder(slot: str) -> str:
+def placeholder(slot: str) -> str:
     return "{" + slot + "}"
 
 
@@ -125,7 +125,7 @@ class Fallback:
         for token in norm.split():
             if token.startswith("zz") and token.endswith("zz"):
                 list_name = token[2:-2]
-                out.append(_placeholder(self.list_slot.get(list_name, list_name)))
+                out.append(placeholder(self.list_slot.get(list_name, list_name)))
             else:
                 out.append(token)
         return out
@@ -261,7 +261,7 @@ class Fallback:
         i = 0
         for span in spans:
             skeleton.extend(tokens[i : span.start])
-            skeleton.append(_placeholder(span.slot))
+            skeleton.append(placeholder(span.slot))
             i = span.end
         skeleton.extend(tokens[i:])
         stop = self.words.get("stop", frozenset())

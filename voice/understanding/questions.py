@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from voice.understanding.fallback import Fallback, Span
+from voice.understanding.fallback import Fallback, Span, placeholder
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Intent
 from words.text import normalize
@@ -199,14 +199,10 @@ def _asked(
     if len(tied) > 1:
         # as near to two by their words: the one whose sentences run like this one
         # ("what are the two words" runs like "what are the words")
-        seq = ["<s>", *tokens, "</s>"]
-        pairs = list(zip(seq, seq[1:], strict=False))
-        runs = sorted(
-            ((sum(p in fallback.models[n].pairs for p in pairs), n) for n in tied), reverse=True
-        )
-        if runs[0][0] == runs[1][0]:
+        runs_like = _runs_like(fallback, tokens, [], tied)
+        if runs_like is None:
             return None  # as near to two: not understood
-        best = runs[0][1]
+        best = runs_like
     if len(unknown) > count + 1:
         return None
     refusal = guard.get("refusal", frozenset())
@@ -273,14 +269,45 @@ def _asked_about(
         ((count, asked_with <= _vocabulary(fallback, name)), name) for name, count in hits.items()
     )[::-1][:2]
     (count, _), best = ranked[0]
-    tied = len(ranked) > 1 and ranked[1][0] == ranked[0][0]
-    if count < 2 or tied or len(unknown) > count:
+    if len(ranked) > 1 and ranked[1][0] == ranked[0][0]:
+        runs_like = _runs_like(fallback, tokens, spans, [name for _, name in ranked])
+        if runs_like is None:
+            return None  # as near to two: not understood
+        best = runs_like
+    if count < 2 or len(unknown) > count:
         return None
     addressed = spans[0].start == 0 and spans[0].slot == "player"
     if addressed and not any(t in keys.get(best, ()) for t in content):
         return None  # said to a player in common words: "Cem, was meinst du, was das ist?"
     kept = {slot: value for slot, value in values.items() if not slot.startswith("_")}
     return Intent(best, kept, norm, SCORE)  # "_" slots were said, not kept ("or grey")
+
+
+def _runs_like(
+    fallback: Fallback, tokens: list[str], spans: list[Span], names: list[str]
+) -> str | None:
+    """Of intents as near by their words, the one most of whose templates' word pairs the
+    utterance has (its values as their lists' placeholders), or ``None`` on a tie."""
+    skeleton: list[str] = []
+    i = 0
+    for span in spans:
+        skeleton.extend(tokens[i : span.start])
+        skeleton.append(placeholder(span.slot))
+        i = span.end
+    skeleton.extend(tokens[i:])
+    seq = ["<s>", *skeleton, "</s>"]
+    pairs = list(zip(seq, seq[1:], strict=False))
+    runs = sorted(
+        (
+            (sum(p in fallback.models[n].pairs for p in pairs), n)
+            for n in names
+            if n in fallback.models
+        ),
+        reverse=True,
+    )
+    if len(runs) < 2 or runs[0][0] == runs[1][0]:
+        return None
+    return runs[0][1]
 
 
 def _only_framing(grammar: Grammar, token: str) -> bool:
