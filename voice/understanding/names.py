@@ -339,12 +339,20 @@ class NameParser(IntentParser):
         return found if found is not None and found.score >= 1.0 else None
 
     def _players_named(self, words: Sequence[str]) -> bool:
-        """Do ``words`` name a player at this table (who is nobody's character)?"""
+        """Do ``words`` speak about a player at this table ("Anna still painting"): a
+        player's name, not joined to another name ("Ben and Holly" is a character), beside
+        words of the game's own sentences ("painting", "malt")?"""
         players = self.grammar.slot_lists.get("player")
         if not isinstance(players, TextSlotList):
             return False
         names = {normalize(str(v.value_out)) for v in players.values}
-        return any(w in names for w in words)
+        joins = self.grammar.frames.joins
+        if joins & set(words):
+            return False
+        vocabulary = self.grammar.vocabulary
+        return any(w in names for w in words) and any(
+            w not in names and w in vocabulary for w in words
+        )
 
     def _to_a_player(self, norm: str) -> bool:
         """Is ``norm`` said to a player by name ("…, Ben", "Remember, Cem, …")?"""
