@@ -45,12 +45,12 @@ CORRECTION = "correction"
 """The intent of "nein, doch gelb" / "no wait, yellow": the last move, with another colour."""
 
 ANSWERS = frozenset({"affirm", "deny"})
+"""The intents that answer a question."""
 
 ASKED_AGAIN = frozenset({"undo"})
 """Requests asked back that, said again while asked ("Yes, take it back", "ja, mach
 rückgängig"), answer yes. Not quitting: "quit" said again stays a question (ending the
 game on two mishearings costs more than one more question)."""
-"""The intents that answer a question."""
 
 KEYS = frozenset(
     {

@@ -61,8 +61,26 @@ MIN_FUZZY_VALUE = 4
 _PLACEHOLDER = "zz{}zz"
 
 
-def placeholder(slot: str) -> str:
+def _placeholder(slot: str) -> str:
     return "{" + slot + "}"
+
+
+def skeleton(tokens: Sequence[str], spans: Sequence[Span]) -> list[str]:
+    """``tokens`` with each value found (``spans``) as its list's placeholder."""
+    out: list[str] = []
+    i = 0
+    for span in spans:
+        out.extend(tokens[i : span.start])
+        out.append(_placeholder(span.slot))
+        i = span.end
+    out.extend(tokens[i:])
+    return out
+
+
+def word_pairs(tokens: Sequence[str]) -> list[tuple[str, str]]:
+    """The word pairs of a sentence, with its start and end (what the models count)."""
+    seq = ["<s>", *tokens, "</s>"]
+    return list(zip(seq, seq[1:], strict=False))
 
 
 @dataclass(frozen=True)
@@ -116,8 +134,7 @@ class Fallback:
             slots = frozenset(t[1:-1] for t in tokens if t.startswith("{"))
             model.combos.add(slots)
             model.words.update(t for t in tokens if not t.startswith("{"))
-            seq = ["<s>", *tokens, "</s>"]
-            model.pairs.update(zip(seq, seq[1:], strict=False))
+            model.pairs.update(word_pairs(tokens))
         return models
 
     def _skeleton_tokens(self, norm: str) -> list[str]:
@@ -125,7 +142,7 @@ class Fallback:
         for token in norm.split():
             if token.startswith("zz") and token.endswith("zz"):
                 list_name = token[2:-2]
-                out.append(placeholder(self.list_slot.get(list_name, list_name)))
+                out.append(_placeholder(self.list_slot.get(list_name, list_name)))
             else:
                 out.append(token)
         return out
@@ -257,22 +274,15 @@ class Fallback:
             if span.slot in slots and slots[span.slot] != span.value:
                 return None  # two colours at once, two players ...
             slots[span.slot] = span.value
-        skeleton: list[str] = []
-        i = 0
-        for span in spans:
-            skeleton.extend(tokens[i : span.start])
-            skeleton.append(placeholder(span.slot))
-            i = span.end
-        skeleton.extend(tokens[i:])
+        said = skeleton(tokens, spans)
         stop = self.words.get("stop", frozenset())
-        seq = ["<s>", *skeleton, "</s>"]
-        pairs = list(zip(seq, seq[1:], strict=False))
+        pairs = word_pairs(said)
         scored: list[tuple[float, str]] = []
         for name in allowed:
             model = self.models.get(name)
             if model is None or frozenset(slots) not in model.combos:
                 continue
-            words = [t for t in skeleton if not t.startswith("{")]
+            words = [t for t in said if not t.startswith("{")]
             if any(w not in model.words and w not in stop for w in words):
                 continue
             coverage = sum(p in model.pairs for p in pairs) / len(pairs)

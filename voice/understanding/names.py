@@ -342,26 +342,27 @@ class NameParser(IntentParser):
         """Do ``words`` speak about a player at this table ("Anna still painting"): a
         player's name, not joined to another name ("Ben and Holly" is a character), beside
         words of the game's own sentences ("painting", "malt")?"""
-        players = self.grammar.slot_lists.get("player")
-        if not isinstance(players, TextSlotList):
-            return False
-        names = {normalize(str(v.value_out)) for v in players.values}
-        joins = self.grammar.frames.joins
-        if joins & set(words):
+        names = self._player_names
+        if self.grammar.frames.joins & set(words):
             return False
         vocabulary = self.grammar.vocabulary
         return any(w in names for w in words) and any(
             w not in names and w in vocabulary for w in words
         )
 
+    @cached_property
+    def _player_names(self) -> frozenset[str]:
+        """The names of the players at this table, as said."""
+        players = self.grammar.slot_lists.get("player")
+        if not isinstance(players, TextSlotList):
+            return frozenset()
+        return frozenset(normalize(str(v.value_out)) for v in players.values)
+
     def _to_a_player(self, norm: str) -> bool:
         """Is ``norm`` said to a player by name ("…, Ben", "Remember, Cem, …")?"""
         if self.grammar.frames.content(norm)[1] == "person":
             return True
-        players = self.grammar.slot_lists.get("player")
-        if not isinstance(players, TextSlotList):
-            return False
-        names = {normalize(str(v.value_out)) for v in players.values}
+        names = self._player_names
         words = norm.split()
         return any(w in names for w in words[1:3])  # "remember cem when …"
 

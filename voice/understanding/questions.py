@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from voice.understanding.fallback import Fallback, Span, placeholder
+from voice.understanding.fallback import Fallback, Span, skeleton, word_pairs
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Intent
 from words.text import normalize
@@ -79,24 +79,21 @@ def question(
         one = one or _asked(grammar, fallback, piece, allowed)
         if one is not None:
             said[(one.name, repr(sorted(one.slots.items())))] = one
-        elif any(span.slot not in PRONOUN_SLOTS for span in fallback.spans(fallback.tokens(piece))):
+        elif named := {s.slot for s in fallback.spans(fallback.tokens(piece))} - PRONOUN_SLOTS:
             valued = True  # "Blau. Wo ist der Hut?" is a move and a question
-            named_only = named_only and all(
-                span.slot in PRONOUN_SLOTS or span.slot == "player"
-                for span in fallback.spans(fallback.tokens(piece))
-            )
+            named_only = named_only and named == {"player"}
         elif grammar.opens_with(piece.split(), "order"):
             return None  # "Jonas, leg mal das Handy weg, wir spielen jetzt": said to Jonas
     if len(said) != 1:
         return None
     (one,) = said.values()
-    if valued and not (one.name in ASKED_BACK and not one.slots and "?" not in raw):
-        # a request that moves nothing may have a player in the remark beside it: "Nochmal
-        # bitte, die Mia hat grad dazwischengequatscht"
-        if not (named_only and one.name in grammar.request_intents and not one.slots):
-            return None
-    # a request asked back anyway may say why, naming the move it takes back: "Mach
-    # rückgängig bitte, das Haus war falsch", "Oops, undo that, I wanted School"
+    # a request asked back anyway may say why, naming the move it takes back ("Mach
+    # rückgängig bitte, das Haus war falsch"); a request that moves nothing may have a
+    # player in the remark beside it ("Nochmal bitte, die Mia hat grad dazwischengequatscht")
+    explained = one.name in ASKED_BACK and "?" not in raw
+    about_a_player = named_only and one.name in grammar.request_intents
+    if valued and (one.slots or not (explained or about_a_player)):
+        return None
     return Intent(one.name, one.slots, norm, SCORE)
 
 
@@ -124,10 +121,9 @@ def _me_or_them(grammar: Grammar, fallback: Fallback, norm: str, raw: str | None
     if len(theirs) != 1 or len(others) != 1 or not subject & set(tokens[: ors[0]]):
         return False
     opened = grammar.opening(tokens)
-    asks = (raw is not None and "?" in raw) or (
+    return (raw is not None and "?" in raw) or (
         opened < len(tokens) and tokens[opened] in grammar.guard_words.get("question_start", ())
     )
-    return asks
 
 
 ASKED_BACK = frozenset({"undo"})
@@ -288,15 +284,7 @@ def _runs_like(
 ) -> str | None:
     """Of intents as near by their words, the one most of whose templates' word pairs the
     utterance has (its values as their lists' placeholders), or ``None`` on a tie."""
-    skeleton: list[str] = []
-    i = 0
-    for span in spans:
-        skeleton.extend(tokens[i : span.start])
-        skeleton.append(placeholder(span.slot))
-        i = span.end
-    skeleton.extend(tokens[i:])
-    seq = ["<s>", *skeleton, "</s>"]
-    pairs = list(zip(seq, seq[1:], strict=False))
+    pairs = word_pairs(skeleton(tokens, spans))
     runs = sorted(
         (
             (sum(p in fallback.models[n].pairs for p in pairs), n)
