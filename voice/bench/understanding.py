@@ -148,7 +148,7 @@ def _entry_cases(
     lang: str,
     entry: Any,
     base: Mapping[str, Any],
-    situations: Mapping[str, list[str]],
+    situations: Mapping[str, Any],
     where: str,
 ) -> list[Case]:
     if not isinstance(entry, dict):
@@ -161,7 +161,12 @@ def _entry_cases(
     adapter = ADAPTERS[game]
     own = {k: entry[k] for k in ("players", "first", "seed", "options") if k in entry}
     conf = {**base, **own}
-    options = {**adapter.default_options(lang), **(conf.get("options") or {})}
+    options = {
+        **adapter.default_options(lang),
+        **(base.get("options") or {}),
+        **_situation_options(entry.get("before"), situations),
+        **(own.get("options") or {}),
+    }
     setup = Setup(
         tuple(conf.get("players") or ("Anna", "Ben", "Cem")),
         int(conf.get("seed", 0)),
@@ -242,12 +247,26 @@ def _texts_of(entry: Any) -> str:
     return " / ".join(str(t) for t in texts) if isinstance(texts, list) else str(texts)
 
 
-def _before(value: Any, situations: Mapping[str, list[str]], where: str) -> list[str]:
+def _situation_options(value: Any, situations: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a named situation plays with (``{options: {...}, say: [...]}``), e.g.
+    Pantone with the table's own cards, where the Artist judges the guesses."""
+    first = value if isinstance(value, str) else (list(value or []) or [None])[0]
+    situation = situations.get(first) if isinstance(first, str) else None
+    return dict(situation.get("options") or {}) if isinstance(situation, dict) else {}
+
+
+def _situation_lines(situation: Any) -> list[str]:
+    """The script lines of a situation: a list, or the ``say`` of a mapping."""
+    lines = situation.get("say") if isinstance(situation, dict) else situation
+    return [str(x) for x in lines or []]
+
+
+def _before(value: Any, situations: Mapping[str, Any], where: str) -> list[str]:
     items = [value] if isinstance(value, str) else list(value or [])
     lines: list[str] = []
     for i, item in enumerate(items):
         if i == 0 and isinstance(item, str) and item in situations:
-            lines.extend(str(x) for x in situations[item])
+            lines.extend(_situation_lines(situations[item]))
         elif isinstance(item, str) and isinstance(value, str):
             raise CorpusError(f"{where}: no situation called {item!r}")
         else:

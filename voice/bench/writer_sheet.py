@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -107,7 +108,7 @@ MEANING: dict[str, str] = {
 def sheet(path: Path) -> str:
     game, lang, doc = _read(path)
     setup = doc.get("setup") or {}
-    situations: dict[str, list[str]] = doc.get("situations") or {}
+    situations: dict[str, Any] = doc.get("situations") or {}
     tables = Tables()
     lines = [
         f"# Writer's sheet: {game}, language {lang}",
@@ -132,6 +133,9 @@ def sheet(path: Path) -> str:
         said = list(getattr(session.out, "said", []))[-3:]
         lines.append(f"### {name or '(no before: the very start)'}")
         lines.append("farbspiel has just said: " + " | ".join(f"“{s}”" for s in said))
+        note = situations[name].get("note") if isinstance(situations.get(name), dict) else None
+        if note:
+            lines.append(f"What is going on: {note}")
         intents = sorted(i for i in phase.intents if not MEANING.get(i, "(").startswith("("))
         lines.append("intents this phase takes: " + ", ".join(intents))
         lines.append("")
