@@ -71,3 +71,18 @@ def test_the_dump_holds_every_outcome_and_no_time(tmp_path: Path) -> None:
     assert lines[0]["got"]["intent"] and lines[0]["score"] is not None
     assert not any("second" in key or "time" in key for line in lines for key in line)
     assert dumps[0].read_bytes() == dumps[1].read_bytes()
+
+
+def test_a_colour_written_by_its_name_not_its_id_is_a_slip(tmp_path: Path) -> None:
+    """A writer who wrote "rosa" for pink is told so; the entry is not counted as a miss."""
+    written = tmp_path / "farben.de.yaml"
+    written.write_text(
+        "game: farben\nlang: de\nentries:\n"
+        "  - {text: 'ich hatte rosa', before: reveal, expect: {intent: reveal, slots: {colour: rosa}}}\n"
+        "  - {text: 'ich hatte rosa', before: reveal, expect: {intent: reveal, slots: {colour: pink}}}\n",
+        encoding="utf-8",
+    )
+    cases, bad = load_held_out(written)
+    assert len(cases) == 1 and cases[0].expect == {"intent": "reveal", "slots": {"colour": "pink"}}
+    (slip,) = bad
+    assert "'rosa' is no colour id" in slip.reason and "pink" in slip.reason

@@ -319,3 +319,36 @@ def test_a_move_with_its_reason_beside_it_is_made(lang, text, colour):
 def test_a_move_with_a_question_or_a_weighing_beside_it_is_not_made(lang, text):
     found = parse("alle-meine-farben", lang, "apfel", text)
     assert found is None or found["intent"] != "place", found
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "colour"),
+    [
+        ("en", "bird", "Pink. Don't laugh.", "pink"),
+        ("en", "bird", "Um, pink! Don't judge me!", "pink"),
+        ("de", "vogel", "Rosa. Nicht lachen!", "pink"),
+        ("de", "vogel", "Ähm, rosa. Guckt nicht so!", "pink"),
+    ],
+)
+def test_a_sentence_after_the_move_about_something_else_may_deny(lang, situation, text, colour):
+    """A sentence of its own after the move, about something the game never speaks of
+    ("don't laugh"), leaves the move standing, even though it denies."""
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found is not None and found["intent"] == "place"
+    assert found["slots"]["colour"] == colour
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "bird", "Pink. No, forget it."),  # taken back
+        ("en", "bird", "Pink. Not on the bird."),  # about the move
+        ("en", "bird", "Pink. Don't laugh?"),  # asks
+        ("de", "vogel", "Rosa. Nee, lass mal."),
+        ("de", "vogel", "Rosa. Nicht für den Vogel."),
+        ("de", "vogel", "Rosa, nicht lachen"),  # no sentence of its own: still refused
+    ],
+)
+def test_a_sentence_that_takes_back_names_or_asks_still_refuses(lang, situation, text):
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found is None or found["intent"] != "place"

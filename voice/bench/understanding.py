@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -238,6 +239,24 @@ def _check_held_out(
         if expect["intent"] not in intents:
             names = ", ".join(sorted(intents))
             raise CorpusError(f"{where}: unknown intent {expect['intent']!r} (known: {names})")
+        slots = expect.get("slots") or {}
+        items = slots.get("items") if isinstance(slots, dict) else None
+        said = [slots.get("colour")] if isinstance(slots, dict) else []
+        said += [i.get("colour") for i in items or [] if isinstance(i, dict)]
+        ids = _colour_ids()
+        for colour in said:
+            if colour is not None and colour not in ids:
+                raise CorpusError(
+                    f"{where}: colour {colour!r} is no colour id (write one of: "
+                    f"{', '.join(sorted(ids))})"
+                )
+
+
+@cache
+def _colour_ids() -> frozenset[str]:
+    """The colour ids slots are written with ("pink", not "rosa")."""
+    path = Path(__file__).resolve().parents[2] / "games" / "data" / "colours.yaml"
+    return frozenset(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
 def _texts_of(entry: Any) -> str:

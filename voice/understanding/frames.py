@@ -238,6 +238,15 @@ class Frames:
         """Word positions of ``raw`` that follow a typed pause (comma, full stop …)."""
         return _pauses(raw, count)
 
+    def sentence_ends(self, raw: str, count: int) -> frozenset[int]:
+        """Word positions of ``raw`` that follow the end of a typed sentence (".", "!",
+        "…"), not a comma or a question mark."""
+        return frozenset(
+            position
+            for position, mark in _marks(raw)
+            if 0 < position < count and any(c in mark for c in ".!…") and "?" not in mark
+        )
+
     def asked(self, raw: str) -> frozenset[int]:
         """Word positions of ``raw`` that a typed "?" follows (how many words stand
         before it): "Tinker Bell? No wait, Peppa Pig!" asks at 2 only."""

@@ -388,10 +388,34 @@ def aside(
             or _only_remark(parser, remark, found.slots, possible, plain, taken)
             or (cut in pauses and _asks_beside(parser, remark, found, allowed))
             or (cut in pauses and _accusation(parser, remark, found, raw))
+            or (not first and _apart(parser, remark, raw, cut))
         ):
             # the guard reads the sentence alone: the remark was read here
             return Intent(found.name, found.slots, norm, found.score), Core(values)
     return None
+
+
+def _apart(parser: Matcher, remark: list[str], raw: str | None, cut: int) -> bool:
+    """Is ``remark`` a sentence of its own after the move, about something the game never
+    speaks of, even when it denies ("Lila. Nicht lachen.", "Cinderella. Final answer,
+    don't laugh.", "Pass. I've got nothing that fits.")? It follows a full stop or an
+    exclamation mark, holds no value of any list, asks nothing, takes nothing back ("nee",
+    "wait", "I mean") and has a word no sentence of the game uses."""
+    grammar = parser.grammar
+    if raw is None or "?" in raw or cut not in grammar.frames.sentence_ends(raw, cut + 1):
+        return False
+    fallback = parser.fallback
+    if fallback.spans(fallback.tokens(" ".join(remark))):
+        return False
+    guard = grammar.guard_words
+    asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
+    if any(w in asking or w in guard.get("answer_no", frozenset()) for w in remark):
+        return False
+    if any(grammar.frames.at(remark, i, ("correction",)) for i in range(len(remark))):
+        return False
+    if grammar.opens_with(remark, "question_start"):
+        return False
+    return any(w not in grammar.vocabulary for w in remark)
 
 
 def _whole(parser: Matcher, found: Intent, possible: Mapping[str, frozenset[Any]]) -> bool:
