@@ -78,8 +78,10 @@ def test_a_colour_written_by_its_name_not_its_id_is_a_slip(tmp_path: Path) -> No
     written = tmp_path / "farben.de.yaml"
     written.write_text(
         "game: farben\nlang: de\nentries:\n"
-        "  - {text: 'ich hatte rosa', before: reveal, expect: {intent: reveal, slots: {colour: rosa}}}\n"
-        "  - {text: 'ich hatte rosa', before: reveal, expect: {intent: reveal, slots: {colour: pink}}}\n",
+        "  - {text: 'ich hatte rosa', before: reveal,\n"
+        "     expect: {intent: reveal, slots: {colour: rosa}}}\n"
+        "  - {text: 'ich hatte rosa', before: reveal,\n"
+        "     expect: {intent: reveal, slots: {colour: pink}}}\n",
         encoding="utf-8",
     )
     cases, bad = load_held_out(written)
