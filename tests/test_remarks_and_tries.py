@@ -352,3 +352,21 @@ def test_a_sentence_after_the_move_about_something_else_may_deny(lang, situation
 def test_a_sentence_that_takes_back_names_or_asks_still_refuses(lang, situation, text):
     found = parse("alle-meine-farben", lang, situation, text)
     assert found is None or found["intent"] != "place"
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [
+        ("en", "I'm bored, switch it off.", "quit"),
+        ("en", "Okay, let's leave it here for tonight.", "quit"),
+        ("en", "Stop the game for a minute, the dog's barking.", "pause"),
+        ("en", "Pause it a sec, someone's at the door.", "pause"),
+        ("de", "Keine Lust mehr, mach aus.", "quit"),
+        ("de", "Komm, wir machen Schluss für heute.", "quit"),
+        ("de", "Halt mal kurz das Spiel an, das Telefon klingelt.", "pause"),
+    ],
+)
+def test_stopping_for_a_while_pauses_and_stopping_for_tonight_quits(lang, text, intent):
+    situation = {"en": "bird", "de": "vogel"}[lang]
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found == {"intent": intent, "slots": {}}
