@@ -42,6 +42,11 @@ def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | N
         ("en", "naming", "What do I do now? Help.", "help", {}),
         ("de", "naming", "Was muss ich jetzt machen? Hilfe!", "help", {}),
         ("en", "naming", "Which stack did I get? Repeat that please.", "repeat", {}),
+        # a sentence of the phase beside a player called, not that player to begin
+        ("en", "choosing", "Ready! Finally, Cem.", "ready", {}),
+        ("de", "choosing", "Bereit! Endlich, Mia.", "ready", {}),
+        ("en", "naming", "Cem, give us a clue.", "hint", {"player": "Cem"}),
+        ("de", "naming", "Mia, gib mal 'nen Hinweis.", "hint", {"player": "Mia"}),
     ],
 )  # fmt: skip
 def test_said_around_a_sentence_is_understood(lang, situation, text, intent, slots):

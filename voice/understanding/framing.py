@@ -330,6 +330,7 @@ def aside(
             tries.append((words[cut:], words[:cut], False, True, cut))
     taken = _taken(parser, allowed)
     sung = grammar.guard_words.get("sung", frozenset())
+    outside: tuple[Intent, str] | None = None
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
@@ -364,10 +365,12 @@ def aside(
             and not _whole(parser, found, possible)
         ):
             continue  # "rot wie die Liebe" is a story's words; "weiß, wie Kreide" a move
+        if not first and "player" not in found.slots:
+            remark = _uncalled(parser, remark, pauses, cut)  # "Ready! Finally, Cem."
         if not first and any(
             _another(parser.exact(" ".join(words[p:]), allowed), found)
             for p in pauses
-            if cut < p < len(words)
+            if cut < p < cut + len(remark)
         ):
             continue  # "ja, ich hab meine auch, bereit!": the remark ends in another sentence
         # a remark after a request that moves nothing may deny and name things: "nochmal
@@ -391,8 +394,26 @@ def aside(
             or (not first and _apart(parser, remark, raw, cut))
         ):
             # the guard reads the sentence alone: the remark was read here
-            return Intent(found.name, found.slots, norm, found.score), Core(values)
-    return None
+            reading = Intent(found.name, found.slots, norm, found.score), Core(values)
+            if allowed is None or found.name in allowed:
+                return reading
+            # a sentence of another phase only when no sentence of this one stands beside
+            # a remark: "Ready! Finally, Cem." is ready, not Cem to begin
+            outside = outside or reading
+    return outside
+
+
+def _uncalled(parser: Matcher, remark: list[str], pauses: frozenset[int], cut: int) -> list[str]:
+    """``remark`` without the player it ends by calling, after a pause ("finally, Cem"):
+    the name says whom the words are for, nothing of the game."""
+    fallback = parser.fallback
+    spans = fallback.spans(fallback.tokens(" ".join(remark)))
+    if not spans or len(fallback.tokens(" ".join(remark))) != len(remark):
+        return remark
+    last = spans[-1]
+    if last.slot == "player" and last.end == len(remark) and cut + last.start in pauses:
+        return remark[: last.start]
+    return remark
 
 
 def _apart(parser: Matcher, remark: list[str], raw: str | None, cut: int) -> bool:
