@@ -375,3 +375,28 @@ def test_stopping_for_a_while_pauses_and_stopping_for_tonight_quits(lang, text, 
     situation = {"en": "bird", "de": "vogel"}[lang]
     found = parse("alle-meine-farben", lang, situation, text)
     assert found == {"intent": intent, "slots": {}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "colour", "object_"),
+    [
+        ("de", "haus", "Ein gelbes Haus.", "yellow", 8),  # inflected, with an article
+        ("de", "apfel", "Ein grüner Apfel.", "green", 13),
+        ("en", "apple", "A green apple.", "green", 13),
+    ],
+)
+def test_a_move_with_an_article_before_it_is_sure(lang, situation, text, colour, object_):
+    """An article before the colour ("ein gelbes Haus") is understood without asking."""
+    _, _, doc = _read(corpus_files("alle-meine-farben", lang)[0])
+    entry = {"text": text, "before": situation, "never_move": True}
+    (case,) = _entry_cases(
+        "alle-meine-farben", lang, entry, doc.get("setup") or {}, doc.get("situations") or {}, "t"
+    )
+    session = TABLES.session(case)
+    phase = session.phase()
+    found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
+    assert found is not None and found.to_json() == {
+        "intent": "place",
+        "slots": {"colour": colour, "object": object_},
+    }
+    assert found.score >= session.confirm_below  # not asked back

@@ -97,6 +97,8 @@ class Span:
 class _IntentModel:
     words: set[str] = field(default_factory=set)
     pairs: set[tuple[str, str]] = field(default_factory=set)
+    bare_pairs: set[tuple[str, str]] = field(default_factory=set)
+    """The word pairs with the stop words left out."""
     combos: set[frozenset[str]] = field(default_factory=set)
 
 
@@ -135,7 +137,14 @@ class Fallback:
             model.combos.add(slots)
             model.words.update(t for t in tokens if not t.startswith("{"))
             model.pairs.update(word_pairs(tokens))
+            model.bare_pairs.update(word_pairs(self._without_stop(tokens)))
         return models
+
+    def _without_stop(self, tokens: Sequence[str]) -> list[str]:
+        """``tokens`` without the stop words (articles: "ein gelbes Haus", "a green
+        apple" run like "yellow house", "green apple")."""
+        stop = self.words.get("stop", frozenset())
+        return [t for t in tokens if t not in stop]
 
     def _skeleton_tokens(self, norm: str) -> list[str]:
         out = []
@@ -277,7 +286,10 @@ class Fallback:
         said = skeleton(tokens, spans)
         stop = self.words.get("stop", frozenset())
         pairs = word_pairs(said)
-        scored: list[tuple[float, str]] = []
+        bare = word_pairs(self._without_stop(said))
+        # how much of the sentence each intent knows, as said and with its articles left
+        # out: the one as said decides between intents, either makes it sure
+        scored: list[tuple[float, float, str]] = []
         for name in allowed:
             model = self.models.get(name)
             if model is None or frozenset(slots) not in model.combos:
@@ -286,15 +298,21 @@ class Fallback:
             if any(w not in model.words and w not in stop for w in words):
                 continue
             coverage = sum(p in model.pairs for p in pairs) / len(pairs)
-            if coverage >= MIN_COVERAGE:
-                scored.append((coverage, name))
+            without = sum(p in model.bare_pairs for p in bare) / len(bare)
+            if max(coverage, without) >= MIN_COVERAGE:
+                scored.append((coverage, without, name))
         if not scored:
             return None
         scored.sort(reverse=True)
-        best, name = scored[0]
-        if any(other != name and best - score < CLOSE_CALL for score, other in scored[1:]):
+        best, best_bare, name = scored[0]
+        if any(
+            other != name and best - score < CLOSE_CALL and abs(best_bare - bare_score) < CLOSE_CALL
+            for score, bare_score, other in scored[1:]
+        ):
             return None
-        return name, slots, SURE_SCORE if best == 1.0 else UNSURE_SCORE
+        if best_bare < max(b for _, b, _ in scored):
+            return None  # the articles left out, another intent knows it better
+        return name, slots, SURE_SCORE if max(best, best_bare) == 1.0 else UNSURE_SCORE
 
 
 VALUE_SLOTS = frozenset({"colour", "object", "player", "word"})

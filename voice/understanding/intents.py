@@ -498,6 +498,10 @@ class IntentParser:
             return None
         fixed = {k: tuple(v) for k, v in (slots or {}).items()}
         found = self.fallback.match(norm, expected, fixed)
+        expanded = self.grammar.frames.expanded(norm)
+        if found is None and expanded != norm:
+            # short and inflected forms said long: "ein gelbes Haus" names yellow
+            found = self.fallback.match(expanded, expected, fixed)
         if found is None:
             return None
         name, values, score = found
