@@ -400,3 +400,22 @@ def test_a_move_with_an_article_before_it_is_sure(lang, situation, text, colour,
         "slots": {"colour": colour, "object": object_},
     }
     assert found.score >= session.confirm_below  # not asked back
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [("en", "Put my green card on the house."), ("de", "Das Haus kriegt meine grüne Karte.")],
+)
+def test_my_card_of_a_colour_is_that_colour(lang, text):
+    situation = {"en": "house", "de": "haus"}[lang]
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found == {"intent": "place", "slots": {"colour": "green", "object": 8}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "my shoes are pink"), ("de", "meine Schuhe sind rosa")]
+)
+def test_my_thing_of_a_colour_is_no_move(lang, text):
+    situation = {"en": "shoe", "de": "schuh"}[lang]
+    found = parse("alle-meine-farben", lang, situation, text)
+    assert found is None or found["intent"] != "place"

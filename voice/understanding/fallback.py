@@ -140,6 +140,15 @@ class Fallback:
             model.bare_pairs.update(word_pairs(self._without_stop(tokens)))
         return models
 
+    def _without_own(self, said: Sequence[str]) -> list[str]:
+        """``said`` without the speaker's "my" before a colour: the card in their hand
+        ("Put my green card on the house")."""
+        own = self.words.get("own", frozenset())
+        colour = _placeholder("colour")
+        return [
+            t for i, t in enumerate(said) if not (t in own and said[i + 1 : i + 2] == [colour])
+        ]
+
     def _without_stop(self, tokens: Sequence[str]) -> list[str]:
         """``tokens`` without the stop words (articles: "ein gelbes Haus", "a green
         apple" run like "yellow house", "green apple")."""
@@ -283,7 +292,7 @@ class Fallback:
             if span.slot in slots and slots[span.slot] != span.value:
                 return None  # two colours at once, two players ...
             slots[span.slot] = span.value
-        said = skeleton(tokens, spans)
+        said = self._without_own(skeleton(tokens, spans))
         stop = self.words.get("stop", frozenset())
         pairs = word_pairs(said)
         bare = word_pairs(self._without_stop(said))
