@@ -252,6 +252,9 @@ def test_a_word_that_only_opens_the_sentence_does_not_make_a_guess_unsure(
     [
         (["card 12", "done", "Shrek! It's Shrek."], "en", "Shrek"),
         (["karte 1", "fertig", "Grobi! Das ist Grobi."], "de", "Grobi"),
+        # a question, answered by the name said last
+        (["card 12", "done", "Ooh, is that Shrek? Shrek."], "en", "Shrek"),
+        (["karte 1", "fertig", "Ist das Grobi? Ja, Grobi."], "de", "Grobi"),
     ],
 )
 def test_a_name_said_again_as_a_sentence_of_its_own_is_taken_at_once(
@@ -265,7 +268,13 @@ def test_a_name_said_again_as_a_sentence_of_its_own_is_taken_at_once(
 
 
 @pytest.mark.parametrize(
-    "line", ["Shrek, maybe? Green and all.", "Shrek. No wait, Mulan. Final answer."]
+    "line",
+    [
+        "Shrek, maybe? Green and all.",
+        "Shrek. No wait, Mulan. Final answer.",
+        "Shrek. Shrek?",  # the name said last still asks
+        "Is it Shrek? He's green.",
+    ],
 )
 def test_a_name_beside_a_hedge_or_another_name_is_still_asked_about(line: str) -> None:
     _, records = play(["card 12", "done", line])

@@ -145,9 +145,7 @@ class Fallback:
         ("Put my green card on the house")."""
         own = self.words.get("own", frozenset())
         colour = _placeholder("colour")
-        return [
-            t for i, t in enumerate(said) if not (t in own and said[i + 1 : i + 2] == [colour])
-        ]
+        return [t for i, t in enumerate(said) if not (t in own and said[i + 1 : i + 2] == [colour])]
 
     def _without_stop(self, tokens: Sequence[str]) -> list[str]:
         """``tokens`` without the stop words (articles: "ein gelbes Haus", "a green

@@ -66,7 +66,7 @@ EMBEDDED_FACTOR = 0.7
 ALTERNATIVES = frozenset({"or", "and", "oder", "und"})
 """Words that join two names said as one guess ("Mickey or Minnie")."""
 
-_PIECES = re.compile(r"[.!;:,…]+")
+_PIECES = re.compile(r"[.!?;:,…]+")
 """Typed pauses that part sentences (a "?" asks: never a piece of a sure guess)."""
 
 MAX_SPAN = 6
@@ -169,7 +169,9 @@ class NameParser(IntentParser):
         if opened != norm:  # "hey, Mickey Mouse", "genau, Bambi": a guess as sure as without
             found = self._parse(opened, opened, allowed_set, slots, heard)
             if found is not None and (result is None or found.score > result.score):
-                return Intent(found.name, found.slots, norm, found.score)
+                result = Intent(found.name, found.slots, norm, found.score)
+                if result.score >= 1.0 or result.name != self.intent:
+                    return result
         if result is not None and result.name == self.intent and result.score < 1.0:
             if self._said_alone(norm, text, result, allowed_set, slots):
                 return Intent(result.name, result.slots, norm, 1.0)
@@ -185,10 +187,13 @@ class NameParser(IntentParser):
     ) -> bool:
         """Was the name guessed also said as a sentence of its own, and no other name
         beside it ("Grobi! Das ist Grobi.", "SpongeBob! SpongeBob SquarePants.")? Then
-        the guess is as sure as the name said alone. Nothing may ask or hedge ("Cinderella,
-        maybe? Blue dress and all." is still asked about)."""
+        the guess is as sure as the name said alone. Nothing may hedge, and a question
+        only before the name said last, which answers it ("Is that Elsa? Elsa.", "Wait, is
+        it Mario? Yeah, Mario."): "Cinderella, maybe? Blue dress and all." and "Elsa.
+        Elsa?" are still asked about."""
         hedges = self.grammar.guard_words.get("hedge", frozenset())
-        if "?" in text or hedges & set(norm.split()):
+        asked = "?" in text
+        if (asked and text.rstrip().endswith("?")) or hedges & set(norm.split()):
             return False
         name = guess.slots.get(self.slot)
         card = self._card_of(name)
@@ -197,7 +202,7 @@ class NameParser(IntentParser):
         if len(pieces) < 2 or card is None:
             return False
         alone = False
-        for piece in pieces:
+        for i, piece in enumerate(pieces):
             named = {self._card_of(form) for _, _, form in self._name_spans(piece.split())}
             if named - {card}:
                 return False  # "Meister Eder, der hat doch so einen Bart": Bart too
@@ -207,6 +212,7 @@ class NameParser(IntentParser):
                 and found.name == self.intent
                 and found.score >= 1.0
                 and self._card_of(found.slots.get(self.slot)) == card
+                and (not asked or i == len(pieces) - 1)
             )
         return alone
 
