@@ -347,3 +347,22 @@ def test_a_name_in_words_said_to_another_player_is_no_guess(said, guess):
     phase = session.phase()
     assert session.parser.parse(said, phase.intents, phase.slots).name == "thinking"
     assert session.parser.parse(guess, phase.intents, phase.slots).name == "guess"
+
+
+@pytest.mark.parametrize(
+    ("lines", "lang"),
+    [
+        (["card 12", "done", "Is Rapunzel the one with the tower? Asking for a friend."], "en"),
+        (["card 12", "done", "Does Shrek have green ears?"], "en"),
+        (["karte 1", "fertig", "Hat Rumpelstilzchen überhaupt 'nen Bart? Ich frag nur."], "de"),
+        (["karte 1", "fertig", "Ich hätt sofort Sandmännchen gesagt."], "de"),
+    ],
+)
+def test_a_question_about_a_character_or_a_guess_only_imagined_costs_no_try(
+    lines: list[str], lang: str
+) -> None:
+    """Asking about a character ("Hat Rumpelstilzchen einen Bart?") or saying what one
+    would have guessed is no guess: nothing is asked back, no try is used."""
+    _, records = play(lines, lang)
+    assert not of_type(records, "confirm")
+    assert not of_type(records, "wrong_guess") and not of_type(records, "guessed")

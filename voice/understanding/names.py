@@ -281,6 +281,10 @@ class NameParser(IntentParser):
             return Intent(THINKING, {"names": names}, norm, 1.0)
         if may_guess:
             named = self._name(norm) or self._embedded(norm)
+            if named is not None and named.score < 1.0 and self._about_the_name(norm):
+                # "Hat Rumpelstilzchen einen Bart?", "Is Rapunzel the one with the
+                # tower?": a question about the character, no try at it
+                return Intent(THINKING, {}, norm, 1.0)
             if named is not None and named.score < 1.0 and self._to_a_player(norm):
                 # a name inside words said to another player is advice or a memory
                 # ("if I were you I'd say Rapunzel, Ben"), not the guesser's try
@@ -562,6 +566,28 @@ class NameParser(IntentParser):
             return False
         # a reading without the question word: it was a guess's carrier ("what about …")
         return all(said.split()[0] == words[start] for said in self._slot_readings(norm))
+
+    def _about_the_name(self, norm: str) -> bool:
+        """Does a question by word order have the character as its subject and ask more
+        about it ("Hat Rumpelstilzchen einen Bart?"): a verb first, the name right after
+        it, then two words or more that are no guess's carrier words ("Is Elsa right?"
+        and "Is it Elsa?" still guess)?"""
+        words = norm.split()
+        start = self.grammar.opening(words)
+        starts = self.grammar.guard_words.get("question_start", frozenset())
+        if start >= len(words) or words[start] not in starts:
+            return False
+        stop = self.grammar.guard_words.get("stop", frozenset())
+        for begin, size, _ in self._name_spans(words):
+            if begin == start + 1:
+                rest = words[begin + size :]
+                told = [
+                    w
+                    for w in rest
+                    if w not in self._carrier_words and w not in self._fillers and w not in stop
+                ]
+                return len(told) >= 2
+        return False
 
     def _would_have(self, norm: str) -> bool:
         """A guess only imagined ("I would have said Cinderella", "ich hätte ja Gargamel
