@@ -141,8 +141,8 @@ class Fallback:
         return models
 
     def _without_own(self, said: Sequence[str]) -> list[str]:
-        """``said`` without the speaker's "my" before a colour: the card in their hand
-        ("Put my green card on the house")."""
+        """``said`` without a "my", "her" before a colour: the card in that hand ("Put my
+        green card on the house", "Anna played her white card")."""
         own = self.words.get("own", frozenset())
         colour = _placeholder("colour")
         return [t for i, t in enumerate(said) if not (t in own and said[i + 1 : i + 2] == [colour])]
