@@ -48,7 +48,8 @@ def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | N
         ("en", "naming", "Cem, give us a clue.", "hint", {"player": "Cem"}),
         ("de", "naming", "Mia, gib mal 'nen Hinweis.", "hint", {"player": "Mia"}),
         # whose card, before its colour
-        ("en", "naming", "Cem had his white card", "name_colour", {"player": "Cem", "colour": "white"}),
+        ("en", "naming", "Cem had his white card", "name_colour",
+         {"player": "Cem", "colour": "white"}),
         ("de", "naming", "Lena hat ihre bunte Karte gespielt.", "name_colour",
          {"player": "Lena", "colour": "multicoloured"}),
     ],
