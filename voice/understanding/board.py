@@ -28,9 +28,11 @@ MAX_ITEMS = 20
 
 _COUNTED = {
     "en": frozenset(
-        "of them those these ones x times at the in on down up right there side".split()
+        "of them those these ones x times at the in on to down up right there side".split()
     ),
-    "de": frozenset("stück davon mal x an der die das da dort ganz in im auf hin seite".split()),
+    "de": frozenset(
+        "stück davon mal x an der die das da dort ganz in im auf hin nach seite".split()
+    ),
 }
 """Words beside a count or a place in a part without a colour ("two of them", "drei
 Stück davon", "down at the bottom"): such a part tells the colour before it."""
@@ -140,15 +142,22 @@ class BoardReader:
         if not pieces:
             return None
         pieces[0], prefixed = self._strip_prefix(pieces[0])
-        parts = [w for p in pieces for w in re.split(_SEPARATORS[self.lang], p)]
+        parts = [
+            u
+            for p in pieces
+            for w in re.split(_SEPARATORS[self.lang], p)
+            for u in self._unjoined(w)
+        ]
         items: list[dict[str, Any]] = []
         last_part = 0  # where the items of the last part with a colour start
         heading = "none"  # a place said before its colours: "Top: two yellows"
         taking_back = False  # "one black at the bottom... no, make that two black"
+        pending = False  # a part that ends taking itself back: "blau nach oben – nee, …"
         for part in parts:
             part, took_back = self._without_taking_back(part.strip())
-            if took_back:
-                taking_back = bool(items)
+            if took_back or pending:
+                taking_back = bool(items) or took_back
+            part, pending = self._taking_back_after(part)
             if not part:
                 continue
             if reasons and items and part.split()[0] in _PURPOSE[self.lang]:
@@ -213,6 +222,43 @@ class BoardReader:
         if not prefixed and any(item["place"] == "none" for item in items):
             return None  # "yellow" alone is no board description
         return items
+
+    def _unjoined(self, part: str) -> list[str]:
+        """``part`` cut where a new colour, count or taking back starts after a colour and
+        its place, as speech runs them together without a pause ("black left black
+        right", "zwei gelbe oben drei rosa unten", "one black at the bottom no make that
+        two"); told place first, also where the next place starts ("oben zweimal gelb in
+        der Mitte schwarz")."""
+        words = part.split()
+        place_words = {phrase for phrase in self._places if " " not in phrase}
+        counts = _COUNTS[self.lang]
+        out: list[list[str]] = [[]]
+        coloured = placed = heading = False
+        for i, word in enumerate(words):
+            colour = bool(self._colour_re.fullmatch(word))
+            if coloured and placed:
+                back = [  # a taking back with what it says instead after it
+                    f for f in self._frames.at(words, i, ("correction", "negation"))
+                    if i + len(f.words) < len(words)
+                ]  # fmt: skip
+                if word in counts or colour or back or (heading and word in place_words):
+                    out.append([])
+                    coloured = placed = heading = False
+            out[-1].append(word)
+            heading = heading or (not coloured and word in place_words)
+            coloured = coloured or colour
+            placed = placed or heading or (coloured and word in place_words)
+        return [" ".join(chunk) for chunk in out if chunk]
+
+    def _taking_back_after(self, part: str) -> tuple[str, bool]:
+        """``part`` without the taking back it ends in ("ein blaues nach oben nee"), and
+        whether it had one: what follows it says the place or count instead."""
+        words = part.split()
+        for i in range(1, len(words)):
+            for frame in self._frames.at(words, i, ("correction", "negation")):
+                if i + len(frame.words) == len(words):
+                    return " ".join(words[:i]), True
+        return part, False
 
     def _without_taking_back(self, part: str) -> tuple[str, bool]:
         """``part`` without the words that take back what was said before it ("no",
