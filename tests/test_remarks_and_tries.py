@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 
 from voice.bench.understanding import Tables, _entry_cases, _read, corpus_files
+from voice.session.session import Session
 
 TABLES = Tables()
 
 
-def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | None:
-    """What ``text`` is understood as in ``situation`` of the game's corpus, set up as
-    the corpus's own entries are."""
+def understood(game: str, lang: str, situation: str, text: str) -> tuple[Any, Session]:
+    """The intent ``text`` is understood as in ``situation`` of the game's corpus, set up
+    as the corpus's own entries are, and the session there."""
     _, _, doc = _read(corpus_files(game, lang)[0])
     entry = {"text": text, "before": situation, "never_move": True}
     (case,) = _entry_cases(
@@ -26,7 +27,12 @@ def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | N
     )
     session = TABLES.session(case)
     phase = session.phase()
-    found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
+    return session.parser.parse(text, phase.intents, phase.slots, last=phase.last), session
+
+
+def parse(game: str, lang: str, situation: str, text: str) -> dict[str, Any] | None:
+    """What ``text`` is understood as in ``situation`` (its meaning, as JSON)."""
+    found, _ = understood(game, lang, situation, text)
     return None if found is None else found.to_json()
 
 
@@ -392,14 +398,7 @@ def test_stopping_for_a_while_pauses_and_stopping_for_tonight_quits(lang, text, 
 )
 def test_a_move_with_an_article_before_it_is_sure(lang, situation, text, colour, object_):
     """An article before the colour ("ein gelbes Haus") is understood without asking."""
-    _, _, doc = _read(corpus_files("alle-meine-farben", lang)[0])
-    entry = {"text": text, "before": situation, "never_move": True}
-    (case,) = _entry_cases(
-        "alle-meine-farben", lang, entry, doc.get("setup") or {}, doc.get("situations") or {}, "t"
-    )
-    session = TABLES.session(case)
-    phase = session.phase()
-    found = session.parser.parse(text, phase.intents, phase.slots, last=phase.last)
+    found, session = understood("alle-meine-farben", lang, situation, text)
     assert found is not None and found.to_json() == {
         "intent": "place",
         "slots": {"colour": colour, "object": object_},
