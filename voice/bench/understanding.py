@@ -27,13 +27,13 @@ import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from games.engine import Setup
+from games.farben import COLOURS
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import ADAPTERS
 from voice.session.session import Session
@@ -243,20 +243,12 @@ def _check_held_out(
         items = slots.get("items") if isinstance(slots, dict) else None
         said = [slots.get("colour")] if isinstance(slots, dict) else []
         said += [i.get("colour") for i in items or [] if isinstance(i, dict)]
-        ids = _colour_ids()
         for colour in said:
-            if colour is not None and colour not in ids:
+            if colour is not None and colour not in COLOURS:
                 raise CorpusError(
                     f"{where}: colour {colour!r} is no colour id (write one of: "
-                    f"{', '.join(sorted(ids))})"
+                    f"{', '.join(sorted(COLOURS))})"
                 )
-
-
-@cache
-def _colour_ids() -> frozenset[str]:
-    """The colour ids slots are written with ("pink", not "rosa")."""
-    path = Path(__file__).resolve().parents[2] / "games" / "data" / "colours.yaml"
-    return frozenset(yaml.safe_load(path.read_text(encoding="utf-8")))
 
 
 def _texts_of(entry: Any) -> str:

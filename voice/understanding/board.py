@@ -120,6 +120,8 @@ class BoardReader:
             key=len,
             reverse=True,
         )
+        self._place_words = frozenset(p for p in self._places if " " not in p)
+        """Places said in one word ("top", "links"): where a part told place first ends."""
         self._counted = _COUNTED[self.lang] | frozenset(_COUNTS[self.lang])
         words = sorted(self.colours, key=len, reverse=True)
         self._colour_re = re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\b")
@@ -230,7 +232,7 @@ class BoardReader:
         two"); told place first, also where the next place starts ("oben zweimal gelb in
         der Mitte schwarz")."""
         words = part.split()
-        place_words = {phrase for phrase in self._places if " " not in phrase}
+        place_words = self._place_words
         counts = _COUNTS[self.lang]
         out: list[list[str]] = [[]]
         coloured = placed = heading = False

@@ -407,8 +407,9 @@ def _uncalled(parser: Matcher, remark: list[str], pauses: frozenset[int], cut: i
     """``remark`` without the player it ends by calling, after a pause ("finally, Cem"):
     the name says whom the words are for, nothing of the game."""
     fallback = parser.fallback
-    spans = fallback.spans(fallback.tokens(" ".join(remark)))
-    if not spans or len(fallback.tokens(" ".join(remark))) != len(remark):
+    tokens = fallback.tokens(" ".join(remark))
+    spans = fallback.spans(tokens)
+    if not spans or len(tokens) != len(remark):
         return remark
     last = spans[-1]
     if last.slot == "player" and last.end == len(remark) and cut + last.start in pauses:

@@ -498,8 +498,7 @@ class IntentParser:
             return None
         fixed = {k: tuple(v) for k, v in (slots or {}).items()}
         found = self.fallback.match(norm, expected, fixed)
-        expanded = self.grammar.frames.expanded(norm)
-        if found is None and expanded != norm:
+        if found is None and (expanded := self.grammar.frames.expanded(norm)) != norm:
             # short and inflected forms said long: "ein gelbes Haus" names yellow
             found = self.fallback.match(expanded, expected, fixed)
         if found is None:
