@@ -67,7 +67,8 @@ ALTERNATIVES = frozenset({"or", "and", "oder", "und"})
 """Words that join two names said as one guess ("Mickey or Minnie")."""
 
 _PIECES = re.compile(r"[.!?;:,…]+")
-"""Typed pauses that part sentences (a "?" asks: never a piece of a sure guess)."""
+"""Typed pauses that part sentences; a "?" parts them too, and only a name said after the
+last one may make a guess sure ("Is that Elsa? Elsa.", :meth:`NameParser._said_alone`)."""
 
 MAX_SPAN = 6
 """Longest run of words tried as an embedded name."""
