@@ -125,6 +125,13 @@ class Grammar:
         """Moves a question asking leave makes ("kann ich Urlaub nehmen?"): those cheap to
         take back, where people ask so to make them. Elsewhere it asks whether the move is
         allowed ("darf ich rot?": which colours go)."""
+        self.wrapped_moves: dict[str, dict[str, frozenset[str]]] = {
+            intent: {kind: frozenset(normalize(w) for w in words) for kind, words in spec.items()}
+            for intent, spec in (game.get("wrapped_moves") or {}).items()
+        }
+        """Per move, the words that read it when said in words of the family's own
+        (:mod:`voice.understanding.wrapped`): its ``value`` slot, the ``verbs`` that make
+        or give, the words that set it ``apart`` (about something else), the ``owners``."""
         cells = game.get("cells") or {}
         self.cell_columns: int | None = int(cells["columns"]) if "columns" in cells else None
         """A board of this many columns whose squares may be named by row and column
@@ -450,6 +457,7 @@ _OWN_KEYS = frozenset(
         "frames",
         "addressee_slots",
         "cells",
+        "wrapped_moves",
     }
 )
 """Keys of our grammar files that are ours, not hassil's."""

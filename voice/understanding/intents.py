@@ -28,6 +28,7 @@ from voice.understanding.intent import Asked, Core
 from voice.understanding.intent import Intent as Intent  # where it always was
 from voice.understanding.questions import question
 from voice.understanding.retraction import Settled, decided, retracted, settled
+from voice.understanding.wrapped import wrapped
 from words.text import normalize
 
 MAX_CHARS = 300
@@ -276,8 +277,11 @@ class IntentParser:
         if made is not None:
             return made
         guessed = self._guessed(norm, allowed, slots)
-        if guessed is None:  # "wer gewinnt gerade?"
-            guessed = question(
+        if guessed is None:  # "I'll stick blue on the house", "house goes pink, why not"
+            held = wrapped(self.grammar, self.fallback, raw, norm, allowed, slots)
+            if held is not None:
+                return held
+            guessed = question(  # "wer gewinnt gerade?"
                 self.grammar, self.fallback, norm, allowed, raw, lambda p: self._exact(p, allowed)
             )
         return guessed, None

@@ -1,0 +1,62 @@
+"""A move said in words of the family's own (voice/understanding/wrapped.py): the colour
+goes on the square in play; talk about real things with the same words moves nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_remarks_and_tries import parse, understood
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "colour"),
+    [
+        ("en", "house", "I'm gonna slap orange on the house, it's like a pumpkin house.", "orange"),
+        ("en", "house", "Right, the house is getting blue, I reckon.", "blue"),
+        ("en", "house", "Blue house. Like the seaside.", "blue"),
+        ("en", "house", "Okay okay, house goes pink then, why not, it's a doll's house.", "pink"),
+        ("en", "house", "Honey, I'm putting red on the house, okay?", "red"),
+        ("de", "haus", "Dat Haus kritt jetzt Orange, wie 'n Kürbis.", "orange"),
+        ("de", "haus", "So, ich leg mal Blau aufs Haus, das ist meine Lieblingsfarbe.", "blue"),
+        ("de", "haus", "Blaues Haus. Wie am Meer.", "blue"),
+        ("de", "haus", "Joa, dann machen wir das Haus halt rosa, warum nicht.", "pink"),
+    ],
+)
+def test_a_move_in_words_of_ones_own_colours_the_square_in_play(
+    lang: str, situation: str, text: str, colour: str
+) -> None:
+    assert parse("alle-meine-farben", lang, situation, text) == {
+        "intent": "place",
+        "slots": {"colour": colour, "object": 8},
+    }
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        # someone's real thing, not the square
+        ("en", "house", "Our neighbours are painting their house blue."),
+        ("en", "house", "My auntie's house is gonna be yellow when they're done."),
+        ("de", "haus", "Unser Haus wird im Sommer gelb gestrichen."),
+        ("de", "haus", "Bei Papas Haus kommt jetzt rot drauf, hat er gesagt."),
+        # a hand of cards, a wish, the past, a comparison
+        ("en", "house", "I've got two blues, I could do the house blue."),
+        ("en", "house", "I'd make the house green if I had a green."),
+        ("en", "house", "We made the house red last time."),
+        ("en", "house", "The house is going blue too, like last game."),
+        ("de", "haus", "Ich hab zwei blaue, ich könnt das Haus blau machen."),
+        ("de", "haus", "Ich würd das Haus grün machen."),
+        ("de", "haus", "Das Haus war letztes Mal auch rot."),
+        # asked, denied or left open beside it
+        ("en", "house", "House gets green? Or blue?"),
+        ("en", "house", "I'm putting green on the house, or maybe not."),
+        ("de", "haus", "Das Haus kriegt grün, oder doch nicht."),
+        ("de", "haus", "Wo kommt denn das rote Haus hin?"),
+        # another square, a player
+        ("en", "house", "I'll put blue on the fish, Anna."),
+        ("de", "haus", "Ben, mach du das Haus blau."),
+    ],
+)
+def test_talk_with_the_same_words_moves_nothing(lang: str, situation: str, text: str) -> None:
+    found, _ = understood("alle-meine-farben", lang, situation, text)
+    assert found is None or found.name != "place", (text, found)
