@@ -60,3 +60,40 @@ def test_a_move_in_words_of_ones_own_colours_the_square_in_play(
 def test_talk_with_the_same_words_moves_nothing(lang: str, situation: str, text: str) -> None:
     found, _ = understood("alle-meine-farben", lang, situation, text)
     assert found is None or found.name != "place", (text, found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "slots"),
+    [
+        (
+            "en",
+            "Right, Cem was grey, I'm pretty sure, because of the rainy bit.",
+            {"player": "Cem", "colour": "grey"},
+        ),
+        ("en", "For myself I'll say brown, a hundred percent.", {"self": True, "colour": "brown"}),
+        ("de", "Die Lena war grau, da wett ich drauf.", {"player": "Lena", "colour": "grey"}),
+        ("de", "Für mich sag ich braun, hundert Prozent.", {"self": True, "colour": "brown"}),
+    ],
+)
+def test_a_colour_named_for_a_player_in_many_words_is_named(
+    lang: str, text: str, slots: dict[str, object]
+) -> None:
+    found = parse("farben", lang, "naming", text)
+    assert found is not None and found["intent"] == "name_colour", (text, found)
+    assert {k: found["slots"].get(k) for k in slots} == slots
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Cem had a grey hoodie on at school today."),
+        ("en", "Go with grey for Cem, trust me."),
+        ("en", "My cat is grey, she's called Smudge."),
+        ("de", "Die Lena hatte heute 'nen grauen Pulli an."),
+        ("de", "Nimm doch grau für die Lena."),
+        ("de", "Meine Katze ist grau, die heißt Mausi."),
+    ],
+)
+def test_talk_about_a_player_and_a_colour_names_nothing(lang: str, text: str) -> None:
+    found, _ = understood("farben", lang, "naming", text)
+    assert found is None or found.name != "name_colour", (text, found)

@@ -72,6 +72,8 @@ def _read(
     value_slot = next(iter(spec["value"]))
     fixed = {k: frozenset(v) for k, v in phase_slots.items()}
     said: set[Any] = set()
+    who_slots = spec.get("who", frozenset())
+    whom: set[tuple[str, Any]] = set()  # who the value is of (Farben: a player, oneself)
     slots: dict[str, Any] = {}
     held: list[str] = []  # the clauses that name a value: the move is said there
     beside: list[list[str]] = []  # the words of the others
@@ -90,6 +92,9 @@ def _read(
             inside.update(range(span.start, span.end))
             if span.slot == value_slot:
                 said.add(span.value)
+            elif span.slot in who_slots:
+                if span.slot != "self" or any(other.slot == value_slot for other in spans):
+                    whom.add((span.slot, span.value))  # (not "…, da wett ich drauf")
             elif span.slot == "self":
                 continue
             elif fixed.get(span.slot) != frozenset({span.value}):
@@ -97,6 +102,8 @@ def _read(
             elif any(_owner(spec, w) for w in tokens[max(0, span.start - REACH) : span.start]):
                 return None  # "our real house", "Papas Auto": not the square on the board
         words = [t for i, t in enumerate(tokens) if i not in inside]
+        if _describes(grammar, spec, tokens, spans, inside):
+            return None  # "I had a green bucket as a kid": a colour of a thing
         every.extend(words)
         named = [span for span in spans if span.slot != "self"]
         if named:
@@ -109,6 +116,9 @@ def _read(
             beside.append(words)
     if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec["apart"]):
         return None
+    if len(whom) > 1 or (who_slots and not whom):
+        return None  # "Cem had blue and Anna brown": two moves, no one reading
+    slots.update(whom)
     # "where did the red card go" asks, whatever the word order; a likeness word inside
     # compares ("Orange, wie 'n Kürbis")
     asking = guard.get("question_word", frozenset())
@@ -130,6 +140,26 @@ def _read(
     if refused(grammar, fallback, sentence, sentence, slots, None):
         return None
     return Intent(name, slots, norm, SURE_SCORE), Core(sentence)
+
+
+def _describes(
+    grammar: Grammar,
+    spec: Mapping[str, frozenset[str]],
+    tokens: Sequence[str],
+    spans: Sequence[Span],
+    inside: set[int],
+) -> bool:
+    """Does a value that must stand alone (``alone`` of the spec: a colour named for a
+    player) stand before a word of something else ("a green bucket", "eine grüne
+    Tafel")?"""
+    alone = spec.get("alone", frozenset())
+    stop = grammar.guard_words.get("stop", frozenset())
+    for span in spans:
+        if span.slot in alone and span.end < len(tokens) and span.end not in inside:
+            after = tokens[span.end]
+            if after not in stop and not holds_phrase(after, spec["verbs"]):
+                return True
+    return False
 
 
 def _together(spans: Sequence[Span]) -> bool:
