@@ -97,3 +97,50 @@ def test_a_colour_named_for_a_player_in_many_words_is_named(
 def test_talk_about_a_player_and_a_colour_names_nothing(lang: str, text: str) -> None:
     found, _ = understood("farben", lang, "naming", text)
     assert found is None or found.name != "name_colour", (text, found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "intent", "slots"),
+    [
+        (
+            "en",
+            "side",
+            "Ooh, let's do Holiday, I've got a good one for that.",
+            "choose_side",
+            {"word": "Holiday"},
+        ),
+        (
+            "de",
+            "side",
+            "Och, lass uns Urlaub machen, da hab ich was Gutes.",
+            "choose_side",
+            {"word": "Urlaub"},
+        ),
+        (
+            "de",
+            "start",
+            "Der Jonas fängt an, der hat die bunteste Mütze auf.",
+            "choose_first",
+            {"player": "Jonas"},
+        ),
+    ],
+)
+def test_a_choice_in_many_words_is_made(
+    lang: str, situation: str, text: str, intent: str, slots: dict[str, object]
+) -> None:
+    found = parse("farben", lang, situation, text)
+    assert found is not None and found["intent"] == intent, (text, found)
+    assert {k: found["slots"].get(k) for k in slots} == slots
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "side", "Holiday was so boring last year, honestly."),
+        ("de", "side", "Schule war echt langweilig heute."),
+        ("de", "scoring", "Mach mal die Musik leiser, Jonas."),
+    ],
+)
+def test_talk_with_a_word_of_the_card_chooses_nothing(lang: str, situation: str, text: str) -> None:
+    found, _ = understood("farben", lang, situation, text)
+    assert found is None or found.name not in {"choose_side", "choose_stack"}, (text, found)

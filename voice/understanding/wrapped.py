@@ -79,6 +79,7 @@ def _read(
     beside: list[list[str]] = []  # the words of the others
     verb = False
     every: list[str] = []
+    openers: list[str] = []  # the first word of each clause (after "and", "so", "oh")
     for piece in _CLAUSE.findall(raw):
         if "?" in piece and normalize(piece) not in guard.get("tag", frozenset()):
             return None  # "Blue? Yeah, blue fish": still asked; "…, okay?" only tags it
@@ -105,6 +106,11 @@ def _read(
         if _describes(grammar, spec, tokens, spans, inside):
             return None  # "I had a green bucket as a kid": a colour of a thing
         every.extend(words)
+        lead = 0
+        while lead < len(tokens) - 1 and tokens[lead] in guard.get("detached", ()):
+            lead += 1
+        if tokens:
+            openers.append(tokens[lead])
         named = [span for span in spans if span.slot != "self"]
         if named:
             held.append(clause)
@@ -116,14 +122,15 @@ def _read(
             beside.append(words)
     if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec["apart"]):
         return None
-    if len(whom) > 1 or (who_slots and not whom):
+    if len(whom) > 1 or (who_slots and not whom and "who" not in spec.get("optional", ())):
         return None  # "Cem had blue and Anna brown": two moves, no one reading
     slots.update(whom)
-    # "where did the red card go" asks, whatever the word order; a likeness word inside
+    # a clause opened by a question word asks ("where did the red card go"); inside one
+    # it tells ("da hab ich was Gutes"), and a likeness word after the first clause
     # compares ("Orange, wie 'n Kürbis")
     asking = guard.get("question_word", frozenset())
     likeness = grammar.frames.likeness
-    if any(w in asking and (i == 0 or w not in likeness) for i, w in enumerate(every)):
+    if any(w in asking and (i == 0 or w not in likeness) for i, w in enumerate(openers)):
         return None
     # beside the move a reason may weigh ("it's my favourite", "I reckon"), never deny,
     # ask or leave open ("green, or not", "green, maybe")
@@ -131,6 +138,8 @@ def _read(
     if any(w in doubt or w.endswith("n't") for words in beside for w in words):
         return None
     slots[value_slot] = next(iter(said))
+    if value_slot in fixed and slots[value_slot] not in fixed[value_slot]:
+        return None  # a word card that is not on the table now: about something else
     for slot, values in fixed.items():
         if len(values) == 1 and slot not in slots:
             slots[slot] = next(iter(values))
