@@ -144,3 +144,28 @@ def test_a_choice_in_many_words_is_made(
 def test_talk_with_a_word_of_the_card_chooses_nothing(lang: str, situation: str, text: str) -> None:
     found, _ = understood("farben", lang, situation, text)
     assert found is None or found.name not in {"choose_side", "choose_stack"}, (text, found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "card"),
+    [
+        ("en", "choosing", "Okay, gonna play the forty-two, it looks fun.", 42),
+        ("de", "wählen", "Also ich spiel die mit der 42, die sieht lustig aus.", 42),
+    ],
+)
+def test_a_card_chosen_in_many_words_is_chosen(
+    lang: str, situation: str, text: str, card: int
+) -> None:
+    assert parse("pantone", lang, situation, text) == {"intent": "choose", "slots": {"card": card}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "choosing", "I was going to play forty-two last time."),
+        ("de", "wählen", "Du könntest ja die 42 nehmen, wenn du willst."),
+    ],
+)
+def test_talk_about_a_card_chooses_nothing(lang: str, situation: str, text: str) -> None:
+    found, _ = understood("pantone", lang, situation, text)
+    assert found is None or found.name != "choose", (text, found)
