@@ -20,6 +20,7 @@ from tests.test_remarks_and_tries import parse, understood
         ("de", "haus", "So, ich leg mal Blau aufs Haus, das ist meine Lieblingsfarbe.", "blue"),
         ("de", "haus", "Blaues Haus. Wie am Meer.", "blue"),
         ("de", "haus", "Joa, dann machen wir das Haus halt rosa, warum nicht.", "pink"),
+        ("de", "haus", "Das Haus, das mal ich lila an, warum nicht.", "purple"),
     ],
 )
 def test_a_move_in_words_of_ones_own_colours_the_square_in_play(

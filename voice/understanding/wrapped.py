@@ -115,9 +115,8 @@ def _read(
         if named:
             held.append(clause)
             bare = all(w in guard.get("stop", ()) or w in grammar.opening_words for w in words)
-            verb = (
-                verb or holds_phrase(" ".join(words), spec["verbs"]) or (bare and _together(named))
-            )
+            # the verb in the clause as said: "mal" is a filler to the fallback ("guck mal")
+            verb = verb or holds_phrase(clause, spec["verbs"]) or (bare and _together(named))
         else:
             beside.append(words)
     if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec["apart"]):
