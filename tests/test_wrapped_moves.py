@@ -27,6 +27,8 @@ def moves_nothing(game: str, lang: str, situation: str, text: str, *moves: str) 
         ("de", "haus", "Blaues Haus. Wie am Meer.", "blue"),
         ("de", "haus", "Joa, dann machen wir das Haus halt rosa, warum nicht.", "pink"),
         ("de", "haus", "Das Haus, das mal ich lila an, warum nicht.", "purple"),
+        ("en", "house", "The house... purple, why not, it's a funny house.", "purple"),
+        ("de", "haus", "Das Haus... lila, warum nicht.", "purple"),
     ],
 )
 def test_a_move_in_words_of_ones_own_colours_the_square_in_play(
@@ -54,6 +56,7 @@ def test_a_move_in_words_of_ones_own_colours_the_square_in_play(
         ("de", "haus", "Ich hab zwei blaue, ich könnt das Haus blau machen."),
         ("de", "haus", "Ich würd das Haus grün machen."),
         ("de", "haus", "Das Haus war letztes Mal auch rot."),
+        ("de", "haus", "Rot, rot, immer nur rot, wie langweilig."),
         # asked, denied or left open beside it
         ("en", "house", "House gets green? Or blue?"),
         ("en", "house", "I'm putting green on the house, or maybe not."),

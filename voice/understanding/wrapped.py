@@ -117,6 +117,9 @@ def _read(
             bare = all(w in guard.get("stop", ()) or w in grammar.opening_words for w in words)
             # the verb in the clause as said: "mal" is a filler to the fallback ("guck mal")
             verb = verb or holds_phrase(clause, spec["verbs"]) or (bare and _together(named))
+            # the value said alone in a clause of its own: "The saw... purple, why not"
+            alone = bare and all(span.slot == value_slot for span in named)
+            verb = verb or (alone and value_slot in spec.get("said_alone", ()))
         else:
             beside.append(words)
     if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec["apart"]):
