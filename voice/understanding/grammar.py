@@ -77,6 +77,50 @@ def _extra_grammar_files(lang: str, game_id: str) -> list[str]:
     return sorted(n.removesuffix(".yaml") for n in names if n.endswith(".yaml"))
 
 
+@dataclass(frozen=True)
+class WrappedMove:
+    """How one move is read when said in words of the family's own (``wrapped_moves`` of a
+    game file; :mod:`voice.understanding.wrapped`)."""
+
+    value: str
+    """The slot the move names one value of (a colour, a card, a word card, a player)."""
+    verbs: frozenset[str]
+    """Words that make or give: one must be said where the value is."""
+    apart: frozenset[str] = frozenset()
+    """Words that make the sentence about something else ("too", "hab", "would")."""
+    idioms: frozenset[str] = frozenset()
+    """Phrases said around a move that say nothing of it ("why not", "warum nicht")."""
+    owners: frozenset[str] = frozenset()
+    """Words that say whose thing follows ("our", "Papas"): not the square on the board."""
+    who: frozenset[str] = frozenset()
+    """Slots that say whose the value is (Farben: a player, oneself); one must be named."""
+    who_optional: bool = False
+    """Whose it is may go unsaid (the stack chosen for the player whose turn it is)."""
+    said_alone: bool = False
+    """The value alone in a clause of its own is the move ("The saw... purple, why not")."""
+    attributive_is_talk: bool = False
+    """The value before a word of something else describes a thing ("a green bucket")."""
+
+    @classmethod
+    def of(cls, spec: Mapping[str, Any]) -> WrappedMove:
+        """The move as a game file writes it."""
+
+        def words(key: str) -> frozenset[str]:
+            return frozenset(normalize(w) for w in spec.get(key) or ())
+
+        return cls(
+            value=str(spec["value"]),
+            verbs=words("verbs"),
+            apart=words("apart"),
+            idioms=words("idioms"),
+            owners=words("owners"),
+            who=frozenset(spec.get("who") or ()),
+            who_optional=bool(spec.get("who_optional", False)),
+            said_alone=bool(spec.get("said_alone", False)),
+            attributive_is_talk=bool(spec.get("attributive_is_talk", False)),
+        )
+
+
 class Grammar:
     """The hassil intents of one game and language, with run-time lists merged in.
 
@@ -125,13 +169,12 @@ class Grammar:
         """Moves a question asking leave makes ("kann ich Urlaub nehmen?"): those cheap to
         take back, where people ask so to make them. Elsewhere it asks whether the move is
         allowed ("darf ich rot?": which colours go)."""
-        self.wrapped_moves: dict[str, dict[str, frozenset[str]]] = {
-            intent: {kind: frozenset(normalize(w) for w in words) for kind, words in spec.items()}
+        self.wrapped_moves: dict[str, WrappedMove] = {
+            intent: WrappedMove.of(spec)
             for intent, spec in (game.get("wrapped_moves") or {}).items()
         }
-        """Per move, the words that read it when said in words of the family's own
-        (:mod:`voice.understanding.wrapped`): its ``value`` slot, the ``verbs`` that make
-        or give, the words that set it ``apart`` (about something else), the ``owners``."""
+        """Per move, how it is read when said in words of the family's own
+        (:mod:`voice.understanding.wrapped`)."""
         cells = game.get("cells") or {}
         self.cell_columns: int | None = int(cells["columns"]) if "columns" in cells else None
         """A board of this many columns whose squares may be named by row and column

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from voice.understanding.fallback import SURE_SCORE, Fallback, Span, refused
-from voice.understanding.grammar import Grammar, holds_phrase
+from voice.understanding.grammar import Grammar, WrappedMove, holds_phrase
 from voice.understanding.intent import Core, Intent
 from words.text import normalize
 
@@ -65,14 +65,14 @@ def _read(
     raw: str,
     norm: str,
     name: str,
-    spec: Mapping[str, frozenset[str]],
+    spec: WrappedMove,
     phase_slots: Mapping[str, Iterable[Any]],
 ) -> tuple[Intent, Core] | None:
     guard = grammar.guard_words
-    value_slot = next(iter(spec["value"]))
+    value_slot = spec.value
     fixed = {k: frozenset(v) for k, v in phase_slots.items()}
     said: set[Any] = set()
-    who_slots = spec.get("who", frozenset())
+    who_slots = spec.who
     whom: set[tuple[str, Any]] = set()  # who the value is of (Farben: a player, oneself)
     slots: dict[str, Any] = {}
     held: list[str] = []  # the clauses that name a value: the move is said there
@@ -84,7 +84,7 @@ def _read(
         if "?" in piece and normalize(piece) not in guard.get("tag", frozenset()):
             return None  # "Blue? Yeah, blue fish": still asked; "…, okay?" only tags it
         clause = grammar.frames.standard(normalize(piece))
-        for idiom in spec.get("idioms", ()):
+        for idiom in spec.idioms:
             clause = f" {clause} ".replace(f" {idiom} ", " ").strip()
         tokens = fallback.tokens(clause)
         spans = fallback.spans(tokens)
@@ -116,15 +116,15 @@ def _read(
             held.append(clause)
             bare = all(w in guard.get("stop", ()) or w in grammar.opening_words for w in words)
             # the verb in the clause as said: "mal" is a filler to the fallback ("guck mal")
-            verb = verb or holds_phrase(clause, spec["verbs"]) or (bare and _together(named))
+            verb = verb or holds_phrase(clause, spec.verbs) or (bare and _together(named))
             # the value said alone in a clause of its own: "The saw... purple, why not"
             alone = bare and all(span.slot == value_slot for span in named)
-            verb = verb or (alone and value_slot in spec.get("said_alone", ()))
+            verb = verb or (alone and spec.said_alone)
         else:
             beside.append(words)
-    if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec["apart"]):
+    if len(said) != 1 or not verb or holds_phrase(" ".join(every), spec.apart):
         return None
-    if len(whom) > 1 or (who_slots and not whom and "who" not in spec.get("optional", ())):
+    if len(whom) > 1 or (who_slots and not whom and not spec.who_optional):
         return None  # "Cem had blue and Anna brown": two moves, no one reading
     slots.update(whom)
     # a clause opened by a question word asks ("where did the red card go"); inside one
@@ -155,20 +155,21 @@ def _read(
 
 def _describes(
     grammar: Grammar,
-    spec: Mapping[str, frozenset[str]],
+    spec: WrappedMove,
     tokens: Sequence[str],
     spans: Sequence[Span],
     inside: set[int],
 ) -> bool:
-    """Does a value that must stand alone (``alone`` of the spec: a colour named for a
-    player) stand before a word of something else ("a green bucket", "eine grüne
-    Tafel")?"""
-    alone = spec.get("alone", frozenset())
+    """Does the value, where it must not describe (``attributive_is_talk``: a colour
+    named for a player), stand before a word of something else ("a green bucket", "eine
+    grüne Tafel")?"""
+    if not spec.attributive_is_talk:
+        return False
     stop = grammar.guard_words.get("stop", frozenset())
     for span in spans:
-        if span.slot in alone and span.end < len(tokens) and span.end not in inside:
+        if span.slot == spec.value and span.end < len(tokens) and span.end not in inside:
             after = tokens[span.end]
-            if after not in stop and not holds_phrase(after, spec["verbs"]):
+            if after not in stop and not holds_phrase(after, spec.verbs):
                 return True
     return False
 
@@ -180,6 +181,6 @@ def _together(spans: Sequence[Span]) -> bool:
     return any(a.end == b.start and a.slot != b.slot for a, b in pairs)
 
 
-def _owner(spec: Mapping[str, frozenset[str]], word: str) -> bool:
+def _owner(spec: WrappedMove, word: str) -> bool:
     """Does ``word`` say whose thing follows ("our", "Omas", "Dad's")?"""
-    return word in spec["owners"] or (word.endswith("'s") and word[:-2] in spec["owners"])
+    return word in spec.owners or (word.endswith("'s") and word[:-2] in spec.owners)
