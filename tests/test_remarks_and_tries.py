@@ -297,6 +297,22 @@ def test_a_count_or_place_said_after_its_colour_belongs_to_it(lang, situation, t
 
 
 @pytest.mark.parametrize(
+    ("lang", "situation", "text", "items"),
+    [
+        ("en", "painting", "Look, two reds up top.",
+         [{"colour": "red", "count": 2, "place": "top"}]),
+        ("en", "painting", "One blue on the left, like a lake.",
+         [{"colour": "blue", "count": 1, "place": "left"}]),
+        ("de", "malen", "In die Mitte lege ich ein Weiß.",
+         [{"colour": "white", "count": 1, "place": "middle"}]),
+    ],
+)  # fmt: skip
+def test_a_board_told_beside_a_look_or_a_likeness_is_still_told(lang, situation, text, items):
+    found = parse("pantone", lang, situation, text)
+    assert found == {"intent": "board", "slots": {"items": items}}
+
+
+@pytest.mark.parametrize(
     ("lang", "situation", "text"),
     [
         ("en", "painting", "Two red at the top, that's got to be a hat or something."),
@@ -306,6 +322,12 @@ def test_a_count_or_place_said_after_its_colour_belongs_to_it(lang, situation, t
         ("en", "guessing", "Dad, when's the pizza coming?"),
         ("en", "guessing", "Shh, she's thinking."),
         ("de", "raten", "Pst, Anna denkt nach."),
+        # it looks, likens or knows: a remark about the board, not the Artist telling it
+        ("en", "guessing", "Look at the greens in the middle, honey."),
+        ("en", "painting", "The blue on the left looks a bit like a lake."),
+        ("en", "guessing", "Three whites at the top, I know who that is!"),
+        ("de", "raten", "Schau mal die zwei gelben oben, Schatz."),
+        ("de", "malen", "Das Blau links sieht aus wie ein See."),
     ],
 )
 def test_talk_about_the_board_or_the_room_is_no_move(lang, situation, text):

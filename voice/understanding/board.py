@@ -19,7 +19,7 @@ from typing import Any
 from hassil.expression import Sentence
 from hassil.sample import sample_expression
 
-from voice.understanding.grammar import Grammar
+from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intents import MAX_CHARS, Intent
 from voice.understanding.names import NameParser
 from words.text import normalize
@@ -106,6 +106,11 @@ class BoardReader:
         self._would_have = grammar.guard_words.get("would_have", frozenset())
         self._fillers = grammar.guard_words.get("filler", frozenset())
         self._either_or = grammar.guard_words.get("either_or", frozenset())
+        remark = grammar.guard_words.get("board_remark", frozenset()) | (
+            grammar.guard_words.get("question_word", frozenset())
+        )
+        self._remark_words = frozenset(w for w in remark if " " not in w)
+        self._remark_phrases = tuple(p for p in remark if " " in p)
         self._frames = grammar.frames
         self._frames_opening = grammar.opening
         self._question_start = grammar.guard_words.get("question_start", frozenset())
@@ -134,7 +139,7 @@ class BoardReader:
         if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
             return None
         spoken = set(norm.split())
-        if self._would_have & spoken:
+        if self._would_have & spoken or self.remarks(text):
             return None  # "ich hätte oben schwarz genommen"
         if self._either_or & spoken:
             return None  # still weighing: "die weiße nach unten oder... nee, warte"
@@ -224,6 +229,24 @@ class BoardReader:
         if not prefixed and any(item["place"] == "none" for item in items):
             return None  # "yellow" alone is no board description
         return items
+
+    def remarks(self, text: str) -> bool:
+        """Is ``text`` a remark about the board rather than the Artist telling it: a part
+        of it naming a colour looks, likens, knows or asks ("that red at the top looks like
+        ketchup", "look at the browns at the bottom", "two yellows on top I know what this
+        is")? A word of those first only opens it ("look, two reds up top"); in a part of
+        its own it says what the swatches stand for ("one yellow left and right, like
+        ears")."""
+        if holds_phrase(normalize(text), self._remark_phrases):
+            return True
+        opened = False
+        for piece in re.split(r"[,;:.!?]", text):
+            words = normalize(piece).split()
+            said = set(words[0 if opened else 1 :])
+            opened = opened or bool(words)
+            if self._remark_words & said and self._colour_re.search(" ".join(words)):
+                return True
+        return False
 
     def _unjoined(self, part: str) -> list[str]:
         """``part`` cut where a new colour, count or taking back starts after a colour and
@@ -420,7 +443,7 @@ class BoardNameParser(NameParser):
     def _read(self, text: str, reasons: bool = False) -> list[dict[str, Any]] | None:
         """The board ``text`` describes, also inside conversational frames ("okay, on the
         board two yellow at the top, please")."""
-        if "?" in text:
+        if "?" in text or self.board.remarks(text):
             return None  # asked: "die zwei weißen unten sind ein Bart, oder?"
         items = self.board.read(text, reasons)
         if items is None:
