@@ -445,3 +445,31 @@ def test_my_thing_of_a_colour_is_no_move(lang, text):
     situation = {"en": "shoe", "de": "schuh"}[lang]
     found = parse("alle-meine-farben", lang, situation, text)
     assert found is None or found["intent"] != "place"
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text", "intent", "slots"),
+    [
+        ("en", "reveal",
+         "Yellow, because my grandad had a yellow caravan we took to Wales every summer.",
+         "reveal", {"colour": "yellow"}),
+        ("de", "reveal",
+         "Grün, weil wir im Sommer immer auf dem Campingplatz am See gezeltet haben.",
+         "reveal", {"colour": "green"}),
+    ],
+)  # fmt: skip
+def test_a_colour_with_a_long_reason_after_it_is_the_move(lang, situation, text, intent, slots):
+    assert parse("farben", lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Ben, the pasta is nearly ready, so clear all the stuff off the table now."),
+        ("en", "Anna, the dog has been sitting by the back door for ages, let him out."),
+        ("de", "Ben, die Nudeln sind gleich fertig, also räum schon mal den ganzen Kram weg."),
+    ],
+)
+def test_a_long_remark_after_a_name_calls_that_player_and_chooses_nobody(lang, text):
+    found = parse("farben", lang, "start", text)
+    assert found is None or found["intent"] != "choose_first", found

@@ -293,7 +293,14 @@ def remark_forbidden(grammar: Grammar) -> frozenset[str]:
 
 
 MAX_ASIDE = 8
-"""At most this many words of a remark beside the sentence."""
+"""At most this many words of a remark beside a sentence that names no value (a name, a
+request): longer, the name calls someone the remark is for ("Ben, take the rubbish out
+after this, the bin's full")."""
+LONG_REASON_SLOTS = frozenset({"colour", "object", "word"})
+"""A move naming one of these may have a long remark beside it (:data:`MAX_VALUE_ASIDE`)."""
+MAX_VALUE_ASIDE = 16
+"""At most this many words of a remark beside a move that names its value: reasons after a
+colour run long ("Green, because we always go camping and it's all trees and tents")."""
 MAX_REASON = 14
 """At most this many words of a reason said before a sentence, after a pause: reasons run
 longer ("I can't go, I've only got red and blue. Pass.")."""
@@ -334,8 +341,8 @@ def aside(
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
-        if len(remark) > (MAX_REASON if first else MAX_ASIDE) or holds_phrase(
-            " ".join(remark), sung
+        if len(remark) > max(MAX_REASON if first else MAX_ASIDE, MAX_VALUE_ASIDE) or (
+            holds_phrase(" ".join(remark), sung)
         ):
             continue  # too long, or the song sung beside it ("… sind alle meine Kleider")
         text = " ".join(core)
@@ -355,6 +362,9 @@ def aside(
             found, values = inner
         if set(found.slots) <= {"player"} and grammar.opens_with(remark, "order"):
             continue  # "Ben, put your phone down": said to Ben, no move
+        limit = MAX_REASON if first else MAX_ASIDE
+        if len(remark) > limit and not LONG_REASON_SLOTS & set(found.slots):
+            continue
         if remark[0] in frames.describing and cut not in pauses and set(found.slots) != {"player"}:
             continue  # "I'm done with these crisps": only a person is described so
         if found.name in ANSWER_INTENTS and _says_more(parser, remark, allowed):
