@@ -473,3 +473,19 @@ def test_a_colour_with_a_long_reason_after_it_is_the_move(lang, situation, text,
 def test_a_long_remark_after_a_name_calls_that_player_and_chooses_nobody(lang, text):
     found = parse("farben", lang, "start", text)
     assert found is None or found["intent"] != "choose_first", found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "player", "colour"),
+    [
+        ("de", "Die Mia hatte grün, da bin ich mir ganz sicher, wegen dem Garten.", "Mia", "green"),
+        ("de", "Jonas... Jonas hatte gelb, wegen dem Strandball.", "Jonas", "yellow"),
+        ("en", "Ben... Ben had yellow, because of the beach ball.", "Ben", "yellow"),
+    ],
+)
+def test_a_name_with_an_article_or_said_twice_beside_a_reason_is_that_player(
+    lang, text, player, colour
+):
+    found = parse("farben", lang, "naming", text)
+    assert found is not None and found["intent"] == "name_colour", found
+    assert (found["slots"]["player"], found["slots"]["colour"]) == (player, colour)

@@ -364,8 +364,12 @@ class IntentParser:
         """The best exact template match of ``norm`` (see :meth:`_exact`), said with an
         article before a name or not ("die Lena")."""
         found = self._exact(norm, allowed)
-        if found is None and (unnamed := self._unnamed(norm)) != norm:
-            found = self._exact(unnamed, allowed)
+        if found is not None and self._wild(found):  # "die Lena hatte rot, das weiß ich"
+            found = self._unwrapped(norm, found, allowed) or found  # read beside a remark
+        if (found is None or self._wild(found)) and (unnamed := self._unnamed(norm)) != norm:
+            again = self._exact(unnamed, allowed)
+            if again is not None and (found is None or not self._wild(again)):
+                found = again
         return found
 
     def spotted(
