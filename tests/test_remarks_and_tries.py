@@ -489,3 +489,17 @@ def test_a_name_with_an_article_or_said_twice_beside_a_reason_is_that_player(
     found = parse("farben", lang, "naming", text)
     assert found is not None and found["intent"] == "name_colour", found
     assert (found["slots"]["player"], found["slots"]["colour"]) == (player, colour)
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "colour"),
+    [
+        ("en", "Myself? Pink.", "pink"),
+        ("en", "Me... purple.", "purple"),
+        ("de", "Ich selber: lila.", "purple"),
+        ("de", "Meine eigene? Gelb.", "yellow"),
+    ],
+)
+def test_oneself_said_before_the_colour_names_ones_own(lang, text, colour):
+    found = parse("farben", lang, "naming", text)
+    assert found == {"intent": "name_colour", "slots": {"colour": colour, "self": True}}

@@ -365,6 +365,9 @@ def aside(
         limit = MAX_REASON if first else MAX_ASIDE
         if len(remark) > limit and not LONG_REASON_SLOTS & set(found.slots):
             continue
+        if first and _names_oneself(parser, remark, found):
+            # "Mine? White.", "Ich selbst: rot.": whose it is, said before the value
+            found = Intent(found.name, {**found.slots, "self": True}, found.text, found.score)
         if remark[0] in frames.describing and cut not in pauses and set(found.slots) != {"player"}:
             continue  # "I'm done with these crisps": only a person is described so
         if found.name in ANSWER_INTENTS and _says_more(parser, remark, allowed):
@@ -411,6 +414,23 @@ def aside(
             # a remark: "Ready! Finally, Cem." is ready, not Cem to begin
             outside = outside or reading
     return outside
+
+
+def _names_oneself(parser: Matcher, remark: list[str], found: Intent) -> bool:
+    """Is ``remark``, said before a move that names nobody, only the speaker ("mine",
+    "myself", "my own", "ich selber", "meine eigene"), and may the move be one's own (its
+    wrapped reading takes ``self``)?"""
+    if "player" in found.slots or "self" in found.slots:
+        return False
+    spec = parser.grammar.wrapped_moves.get(found.name)
+    if spec is None or "self" not in spec.who:
+        return False
+    guard = parser.grammar.guard_words
+    stress = guard.get("own", frozenset()) | guard.get("self_stress", frozenset())
+    loose = guard.get("filler", frozenset()) | guard.get("detached", frozenset())
+    said = [w for w in remark if w not in loose]
+    oneself = [w for w in said if parser.fallback.slot_of(w) == "self"]
+    return bool(oneself) and all(w in stress or w in oneself for w in said)
 
 
 def _uncalled(parser: Matcher, remark: list[str], pauses: frozenset[int], cut: int) -> list[str]:
