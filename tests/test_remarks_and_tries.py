@@ -503,3 +503,15 @@ def test_a_name_with_an_article_or_said_twice_beside_a_reason_is_that_player(
 def test_oneself_said_before_the_colour_names_ones_own(lang, text, colour):
     found = parse("farben", lang, "naming", text)
     assert found == {"intent": "name_colour", "slots": {"colour": colour, "self": True}}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "word"),
+    [
+        ("en", "Holiday. Let's see if she still knows the beach one.", "Holiday"),
+        ("de", "Urlaub. Mal gucken, ob sie sich an das Freibad erinnert.", "Urlaub"),
+    ],
+)
+def test_a_stack_chosen_with_lets_see_if_beside_it_is_chosen(lang, text, word):
+    found = parse("farben", lang, "scoring", text)
+    assert found == {"intent": "choose_stack", "slots": {"word": word}}, found

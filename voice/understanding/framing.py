@@ -593,7 +593,7 @@ def _only_remark(
         words = remark[lead + 1 :]
     else:
         words = remark
-    words = _compared(grammar, words)
+    words = _without_telling(grammar, _compared(grammar, words))  # "let's see if he knows"
     forbidden = remark_forbidden(grammar)
     # a reason that denies ("weil rot nicht geht", "because I haven't got red") tells why
     # this and not another: it may name other values of the move's own lists, never ask,
