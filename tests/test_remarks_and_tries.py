@@ -515,3 +515,20 @@ def test_oneself_said_before_the_colour_names_ones_own(lang, text, colour):
 def test_a_stack_chosen_with_lets_see_if_beside_it_is_chosen(lang, text, word):
     found = parse("farben", lang, "scoring", text)
     assert found == {"intent": "choose_stack", "slots": {"word": word}}, found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [
+        ("de", "Okay Leute, Spiel aus.", "quit"),
+        ("de", "Wir brechen hier ab.", "quit"),
+        ("de", "Bisschen gemütlicher, bitte.", "slower"),
+        ("de", "Etwas zackiger bitte.", "faster"),
+        ("en", "Let's pack it in.", "quit"),
+        ("en", "A tad snappier, please.", "faster"),
+        ("en", "Could you take it a little more gently?", "slower"),
+    ],
+)
+def test_stopping_and_the_pace_in_everyday_words(lang, text, intent):
+    found = parse("farben", lang, "story", text)
+    assert found is not None and found["intent"] == intent, found
