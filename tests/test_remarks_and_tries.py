@@ -532,3 +532,17 @@ def test_a_stack_chosen_with_lets_see_if_beside_it_is_chosen(lang, text, word):
 def test_stopping_and_the_pace_in_everyday_words(lang, text, intent):
     found = parse("farben", lang, "story", text)
     assert found is not None and found["intent"] == intent, found
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "guessing", "If she puts Shrek down again I'm going to scream."),
+        ("en", "guessing", "Stop singing the Frozen song, Ben, I can't think!"),
+        ("de", "raten", "Falls das wieder Pumuckl ist, hör ich auf."),
+        ("de", "raten", "Hör auf, das Biene-Maja-Lied zu singen, Cem!"),
+    ],
+)
+def test_a_name_in_a_supposition_or_an_order_is_no_guess_and_not_asked(lang, situation, text):
+    found, session = understood("pantone", lang, situation, text)
+    assert found is None or found.name != "guess", found  # neither made nor asked back

@@ -273,7 +273,12 @@ class NameParser(IntentParser):
             again = name_taken_back(self.grammar, norm, text, self._name, self._name_spans)
             if again is not None:
                 return again
-        if may_guess and (self._negated(norm) or self._would_have(norm) or self._past(norm)):
+        if may_guess and (
+            self._negated(norm)
+            or self._would_have(norm)
+            or self._past(norm)
+            or (self._supposed_or_ordered(norm) and self._names_in(norm))
+        ):
             return self._said_beside(norm, text, allowed_set, slots) or Intent(
                 THINKING, {}, norm, 1.0
             )
@@ -606,6 +611,20 @@ class NameParser(IntentParser):
         said = guard.get("would_have_said", frozenset())
         after = text[min(starts) :].split()
         return any(w in said for w in after) and len(words) > 1
+
+    def _supposed_or_ordered(self, norm: str) -> bool:
+        """Does ``norm`` open with a supposition or an order ("if he says Batman one more
+        time I'm leaving", "wenn des jetzt Gargamel is, ärger ich mich", "stop humming the
+        Spider-Man song")? A name in it is no try at the card."""
+        words = norm.split()
+        opened = self.grammar.opening(words)
+        if opened >= len(words):
+            return False
+        guard = self.grammar.guard_words
+        first = words[opened]
+        return first in guard.get("supposing", frozenset()) or (
+            first in guard.get("order", frozenset()) and opened + 1 < len(words)
+        )
 
     def _past(self, norm: str) -> bool:
         """A remark about an earlier round ("Robin Hood hatten wir doch schon in der ersten
