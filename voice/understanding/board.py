@@ -135,11 +135,15 @@ class BoardReader:
         """The items ``text`` describes, or ``None`` if it is not a board description.
         With ``reasons`` (the Artist lays, nobody guesses yet) what a swatch stands for may
         follow the board ("… for the hair")."""
+        return None if self.remarks(text) else self.told(text, reasons)
+
+    def told(self, text: str, reasons: bool = False) -> list[dict[str, Any]] | None:
+        """:meth:`read` for a ``text`` already known to be no remark about the board."""
         norm = normalize(text)
         if not norm or any(norm.startswith(q) for q in _QUESTION_WORDS.get(self.lang, ())):
             return None
         spoken = set(norm.split())
-        if self._would_have & spoken or self.remarks(text):
+        if self._would_have & spoken:
             return None  # "ich hätte oben schwarz genommen"
         if self._either_or & spoken:
             return None  # still weighing: "die weiße nach unten oder... nee, warte"
@@ -445,7 +449,7 @@ class BoardNameParser(NameParser):
         board two yellow at the top, please")."""
         if "?" in text or self.board.remarks(text):
             return None  # asked: "die zwei weißen unten sind ein Bart, oder?"
-        items = self.board.read(text, reasons)
+        items = self.board.told(text, reasons)
         if items is None:
             for reading in self.grammar.frames.readings(normalize(text), text):
                 if reading.addressee is not None:

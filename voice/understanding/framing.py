@@ -296,7 +296,7 @@ MAX_ASIDE = 8
 """At most this many words of a remark beside a sentence that names no value (a name, a
 request): longer, the name calls someone the remark is for ("Ben, take the rubbish out
 after this, the bin's full")."""
-LONG_REASON_SLOTS = frozenset({"colour", "object", "word"})
+LONG_REASON_SLOTS = VALUE_SLOTS - {"player"}
 """A move naming one of these may have a long remark beside it (:data:`MAX_VALUE_ASIDE`)."""
 MAX_VALUE_ASIDE = 16
 """At most this many words of a remark beside a move that names its value: reasons after a
@@ -341,9 +341,7 @@ def aside(
     # the longest sentence first: "can we stop for a sec, someone's at the door" pauses,
     # it does not stop "for a sec …"
     for core, remark, joined, first, cut in sorted(tries, key=lambda t: (-len(t[0]), t[4])):
-        if len(remark) > max(MAX_REASON if first else MAX_ASIDE, MAX_VALUE_ASIDE) or (
-            holds_phrase(" ".join(remark), sung)
-        ):
+        if len(remark) > MAX_VALUE_ASIDE or holds_phrase(" ".join(remark), sung):
             continue  # too long, or the song sung beside it ("… sind alle meine Kleider")
         text = " ".join(core)
         found = _as_core(parser, text, allowed)
@@ -364,7 +362,7 @@ def aside(
             continue  # "Ben, put your phone down": said to Ben, no move
         limit = MAX_REASON if first else MAX_ASIDE
         if len(remark) > limit and not LONG_REASON_SLOTS & set(found.slots):
-            continue
+            continue  # only a move naming its value may have a remark up to MAX_VALUE_ASIDE
         if first and _names_oneself(parser, remark, found):
             # "Mine? White.", "Ich selbst: rot.": whose it is, said before the value
             found = Intent(found.name, {**found.slots, "self": True}, found.text, found.score)
