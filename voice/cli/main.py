@@ -74,6 +74,7 @@ from voice.session.player_names import player_name_problem
 from voice.session.session import Session
 from voice.session.settings import last_save, load_settings, remember_save
 from voice.understanding.grammar import LANGUAGES, Grammar, GrammarError
+from voice.understanding.learned import warm
 from words.text import normalize
 
 
@@ -513,6 +514,8 @@ def _run(
     dropped_tail: bool = False,
 ) -> int:
     table_view = start_table_view(session, args)
+    if script is None:
+        warm(session.grammar)  # the first odd question then costs no wait
     try:
         if script is not None:
             clock = VirtualClock()

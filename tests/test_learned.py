@@ -1,0 +1,103 @@
+"""Questions and requests in words the templates do not list, learnt from what families
+said (voice/understanding/learned.py, issue 24)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import voice.understanding.learned as learned_module
+from tests.test_remarks_and_tries import parse, understood
+from voice.bench.examples import examples_text
+from voice.bench.understanding import corpus_files
+from voice.understanding.learned import ExamplesError, learned, read_examples
+
+
+@pytest.mark.parametrize(
+    ("game", "lang", "situation", "text", "intent", "slots"),
+    [
+        ("farben", "en", "story", "where do things stand now", "status", {}),
+        ("farben", "en", "story", "remind me what the two words were", "words", {}),
+        ("farben", "en", "story", "what am I meant to be doing now", "help", {}),
+        ("farben", "de", "story", "wie sieht's denn insgesamt aus bei uns", "status", {}),
+    ],
+)
+def test_questions_in_own_words_are_answered(
+    game: str, lang: str, situation: str, text: str, intent: str, slots: dict[str, Any]
+) -> None:
+    assert parse(game, lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Ben, what have you got left for dinner?"),
+        ("en", "don't take that back"),
+        ("en", "never take that back"),
+    ],
+)
+def test_talk_and_refusals_stay_unanswered(lang: str, text: str) -> None:
+    assert parse("farben", lang, "story", text) is None
+
+
+def _read_in(text: str, situation: str = "story") -> Any:
+    _, session = understood("farben", "en", situation, "x")
+    phase = session.phase()
+    parser = session.parser
+    return learned(parser.grammar, parser.fallback, text, frozenset(phase.intents), phase.slots)
+
+
+def test_taking_back_is_learnt_but_never_from_a_refusal() -> None:
+    assert _read_in("i take that back").name == "undo"
+    assert _read_in("don't take that back") is None  # the model ranks undo first here
+
+
+def test_a_question_only_where_the_phase_takes_it() -> None:
+    _, session = understood("farben", "en", "story", "x")
+    parser = session.parser
+    assert (
+        learned(parser.grammar, parser.fallback, "where do things stand now", frozenset()) is None
+    )
+
+
+def test_a_broken_examples_file_leaves_understanding_working(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = tmp_path / "farben.examples.txt"
+    broken.write_text("status where do things stand\n", encoding="utf-8")  # no tab
+    monkeypatch.setattr(learned_module, "examples_path", lambda lang, game: broken)
+    learned_module.model.cache_clear()
+    learned_module._failed.clear()
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert _read_in("where do things stand now") is None
+        assert "not learnt" in caplog.text
+        # the templates still understand
+        assert parse("farben", "en", "story", "whose turn is it") == {
+            "intent": "whose_turn",
+            "slots": {},
+        }
+    finally:
+        learned_module.model.cache_clear()
+        learned_module._failed.clear()
+
+
+def test_examples_lines_are_checked() -> None:
+    assert read_examples("# note\nstatus\twhere are we\n\ntalk\tdinner is ready\n") == [
+        ("status", "where are we"),
+        ("talk", "dinner is ready"),
+    ]
+    with pytest.raises(ExamplesError, match="line 2"):
+        read_examples("status\twhere are we\nno tab here\n")
+
+
+@pytest.mark.slow
+def test_the_examples_are_the_corpus() -> None:
+    """The shipped examples are what the corpus says (run ``python -m voice.bench.examples``
+    after folding a held-out set in)."""
+    (corpus,) = corpus_files("farben", "en")
+    target, text = examples_text(corpus)
+    assert target.read_text(encoding="utf-8") == text

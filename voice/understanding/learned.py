@@ -1,0 +1,223 @@
+"""Questions and requests in words nobody here wrote, learnt from what families said
+(issue 24).
+
+The templates and the key-word reading (:mod:`voice.understanding.questions`) know the
+words the grammar lists. Families ask in their own: "Who flips first?", "Where do things
+stand?", "Hold up, I take that back." What they said to us is kept: every utterance of
+the corpora (``tests/understanding``: sentences written by people who never saw the
+grammars, table talk among them) with what it meant, exported as
+``grammars/<lang>/<game>.examples.txt`` (``python -m voice.bench.examples``). A linear
+classifier over character n-grams (scikit-learn's ``TfidfVectorizer`` and ``LinearSVC``:
+the field's well-kept tools for short noisy texts; n-grams carry "colour-wise" to
+"colours", "Stapel" to "Stapeln") learns them all: moves, table talk and the questions.
+
+It is asked last, only when nothing else understood an utterance, and may only answer a
+question or a request the phase takes (getting one wrong costs a sentence, never a move):
+
+- the best class must be one of them, clearly ahead of the next class (``MARGIN``); table
+  talk and moves are classes too, so "Ben, what have you got left for dinner?" stays talk;
+- the values named (a player, a word card) must be exactly the slots one of the intent's
+  templates carries ("What's Anna got left colour-wise?": colours left, for Anna); two of
+  a kind, or a value the intent never takes, is not understood;
+- a question must ask (a question word, a verb first) or tell to say ("tell me the
+  score"); "all those words" is none. A sound ("Hä?") or one word is for the templates;
+- a request that does something (undo, a pause, slower) is never read from a sentence
+  with a refusal in it ("don't take that back", "Pause. Nein, doch nicht.").
+
+Learning takes a fraction of a second per game and language, once per process (the
+first utterance that needs it, or :func:`warm` at the start of a game).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from voice.understanding.fallback import Fallback, skeleton
+from voice.understanding.grammar import Grammar
+from voice.understanding.intent import Intent
+
+SCORE = 0.9
+"""How sure such an answer is: acted on (a question changes nothing)."""
+
+MARGIN = 0.35
+"""How far the best class must be ahead of the next (LinearSVC decision values)."""
+
+TALK = "talk"
+"""The class of table talk in the examples (moves are classes by their intents)."""
+
+MIN_WORDS = 2
+"""Fewer words (fillers left out) are for the templates: one word is no way of asking."""
+
+_lock = threading.Lock()
+log = logging.getLogger(__name__)
+
+
+class ExamplesError(Exception):
+    """An examples file does not follow the format (``label<TAB>text`` lines)."""
+
+
+def examples_path(lang: str, game_id: str) -> Any:
+    return resources.files("grammars").joinpath(lang, f"{game_id}.examples.txt")
+
+
+def read_examples(text: str) -> list[tuple[str, str]]:
+    """``(label, text)`` pairs of an examples file; ``#`` lines are comments."""
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        label, sep, said = line.partition("\t")
+        if not sep or not label or not said.strip():
+            raise ExamplesError(f"line {number}: want 'label<TAB>text', got {line!r}")
+        out.append((label, said))
+    return out
+
+
+class Model:
+    """The classifier of one game and language."""
+
+    def __init__(self, examples: Sequence[tuple[str, str]]) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.svm import LinearSVC
+
+        labels = [label for label, _ in examples]
+        texts = [said for _, said in examples]
+        self.vectorizer = TfidfVectorizer(
+            analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2
+        )
+        matrix = self.vectorizer.fit_transform(texts)
+        classifier = LinearSVC(C=1.0).fit(matrix, labels)
+        self.classes: list[str] = [str(c) for c in classifier.classes_]
+        self.weights = classifier.coef_.T
+        self.bias = classifier.intercept_
+
+    def ranked(
+        self, norm: str, allowed: frozenset[str] | None, asking: frozenset[str]
+    ) -> list[tuple[float, str]]:
+        """The classes by their decision values, best first; of the questions and
+        requests (``asking``) only those ``allowed``. Moves and talk always stay in: a
+        move said oddly is not taken for a question."""
+        values = (self.vectorizer.transform([norm]) @ self.weights + self.bias).ravel()
+        return sorted(
+            (
+                (float(v), name)
+                for v, name in zip(values, self.classes, strict=True)
+                if allowed is None or name in allowed or name not in asking
+            ),
+            reverse=True,
+        )
+
+
+@lru_cache(maxsize=16)
+def model(lang: str, game_id: str) -> Model | None:
+    """The learnt model of a game and language, or ``None`` without examples."""
+    path = examples_path(lang, game_id)
+    if not path.is_file():
+        return None
+    examples = read_examples(path.read_text(encoding="utf-8"))
+    return Model(examples) if examples else None
+
+
+def warm(grammar: Grammar) -> threading.Thread:
+    """Learn the game's model in the background (the first odd question then costs no
+    wait)."""
+    thread = threading.Thread(
+        target=_model_of, args=(grammar,), name="farbspiel-learn", daemon=True
+    )
+    thread.start()
+    return thread
+
+
+def _model_of(grammar: Grammar) -> Model | None:
+    """The model, or ``None`` when it cannot be learnt (a broken examples file, no
+    scikit-learn): the templates and key words still understand, and it is said once."""
+    with _lock:
+        try:
+            return model(grammar.lang, grammar.game_id)
+        except (ExamplesError, ImportError, OSError, UnicodeDecodeError, ValueError) as exc:
+            key = (grammar.lang, grammar.game_id)
+            if key not in _failed:
+                _failed.add(key)
+                log.warning("questions in other words are not learnt (%s): %s", key, exc)
+            return None
+
+
+_failed: set[tuple[str, str]] = set()
+
+
+def masked(fallback: Fallback, norm: str, fixed: Mapping[str, Sequence[Any]] | None) -> str:
+    """``norm`` with each value named as its list's placeholder ("what has {player} got
+    left"): what is learnt is how families ask, whoever sits at the table."""
+    words = norm.split()
+    return " ".join(skeleton(words, fallback.spans(words, fixed)))
+
+
+def learned(
+    grammar: Grammar,
+    fallback: Fallback,
+    norm: str,
+    allowed: frozenset[str] | None,
+    fixed: Mapping[str, Sequence[Any]] | None = None,
+) -> Intent | None:
+    """The question or request ``norm`` asks for as the examples teach it, or ``None``."""
+    asking = grammar.question_intents | grammar.request_intents
+    pool = asking & (allowed if allowed is not None else grammar.intent_names)
+    if not pool or not norm.strip():
+        return None
+    found = _model_of(grammar)
+    if found is None:
+        return None
+    ranked = found.ranked(masked(fallback, norm, fixed), allowed, asking)
+    if len(ranked) < 2:
+        return None
+    (best, name), (second, _) = ranked[0], ranked[1]
+    if name not in pool or best - second < MARGIN:
+        return None
+    tokens = fallback.tokens(norm)
+    guard = grammar.guard_words
+    if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
+        return None  # "Hä?", "oh come on": a sound, for the templates to know or not
+    acts = name in grammar.request_intents and name not in grammar.question_intents
+    if acts and set(tokens) & guard.get("refusal", frozenset()):
+        return None  # "Pause. Nein, doch nicht.", "don't take that back"
+    if name not in grammar.request_intents and not _asks(guard, tokens):
+        return None  # "all those words": a question must ask, or tell to ("sag mal ...")
+    slots = _slots(fallback, tokens, name, fixed)
+    if slots is None:
+        return None
+    return Intent(name, slots, norm, SCORE)
+
+
+def _asks(guard: Mapping[str, frozenset[str]], tokens: Sequence[str]) -> bool:
+    """Does the utterance ask (a question word in it, a verb first) or tell the game
+    master to say something ("tell me the score", "sag mal den Punktestand an")?"""
+    starts = guard.get("question_start", frozenset()) | guard.get("prompting", frozenset())
+    return bool(guard.get("question_word", frozenset()) & set(tokens)) or tokens[0] in starts
+
+
+def _slots(
+    fallback: Fallback,
+    tokens: list[str],
+    name: str,
+    fixed: Mapping[str, Sequence[Any]] | None,
+) -> dict[str, Any] | None:
+    """The values named, when they are exactly the slots of one of ``name``'s templates."""
+    model_ = fallback.models.get(name)
+    combos = model_.combos if model_ is not None else {frozenset()}
+    takes = frozenset().union(*combos)
+    values: dict[str, Any] = {}
+    for span in fallback.spans(tokens, fixed):
+        if span.slot not in takes:
+            if span.slot == "self":
+                continue  # "can I ...": the one asking, no value of the question
+            return None  # a colour in a question about turns: about something else
+        if values.setdefault(span.slot, span.value) != span.value:
+            return None  # two players at once
+    if frozenset(values) not in combos:
+        return None
+    return values
