@@ -53,7 +53,7 @@ OUT_IS_A_FILE = {"farben_naming_speech", "pantone_guesses", "pantone_wrong_guess
 PARTS = {"audio", "cli", "corpus", "reference", "report", "run", "speech", "voices"}
 # tools that write into the repository's corpora (no measurement, no --out); each has its
 # own tests that run it on a copy
-TOOLS = {"fold_held_out": "tests/test_fold_held_out.py"}
+TOOLS = {"fold_held_out": "tests/test_fold_held_out.py", "examples": "tests/test_learned.py"}
 
 
 def bench_imports(module: str) -> set[str]:

@@ -11,7 +11,6 @@ import pytest
 
 import voice.understanding.learned as learned_module
 from tests.test_remarks_and_tries import parse, understood
-from voice.bench.examples import examples_text
 from voice.bench.understanding import corpus_files
 from voice.understanding.learned import ExamplesError, learned, read_examples
 
@@ -95,9 +94,19 @@ def test_examples_lines_are_checked() -> None:
 
 
 @pytest.mark.slow
-def test_the_examples_are_the_corpus() -> None:
-    """The shipped examples are what the corpus says (run ``python -m voice.bench.examples``
-    after folding a held-out set in)."""
+def test_the_examples_are_the_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped examples are what the corpus says (``python -m voice.bench.examples``
+    after folding a held-out set in), and ``--check`` tells when they are not; run on a
+    copy of the repository's grammars folder."""
+    import voice.bench.examples as examples
+
     (corpus,) = corpus_files("farben", "en")
-    target, text = examples_text(corpus)
-    assert target.read_text(encoding="utf-8") == text
+    shipped = examples.ROOT / "grammars" / "en" / "farben.examples.txt"
+    (tmp_path / "grammars" / "en").mkdir(parents=True)
+    monkeypatch.setattr(examples, "ROOT", tmp_path)
+    monkeypatch.setattr(examples, "corpus_files", lambda: [corpus])
+    assert examples.main([]) == 0
+    written = tmp_path / "grammars" / "en" / "farben.examples.txt"
+    assert written.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
+    written.write_text(written.read_text(encoding="utf-8") + "talk\tan old line\n")
+    assert examples.main(["--check"]) == 1
