@@ -19,6 +19,8 @@ question or a request the phase takes (getting one wrong costs a sentence, never
 - the values named (a player, a word card) must be exactly the slots one of the intent's
   templates carries ("What's Anna got left colour-wise?": colours left, for Anna); two of
   a kind, or a value the intent never takes, is not understood;
+- one word of the utterance beyond question words and articles must be one the
+  intent's examples use ("Easter money" only sounds like "faster");
 - a question must ask (a question word, a verb first) or tell to say ("tell me the
   score"); "all those words" is none. A sound ("Hä?") or one word is for the templates;
 - a request that does something (undo, a pause, slower) is never read from a sentence
@@ -93,6 +95,9 @@ class Model:
         matrix = self.vectorizer.fit_transform(texts)
         classifier = LinearSVC(C=1.0).fit(matrix, labels)
         self.classes: list[str] = [str(c) for c in classifier.classes_]
+        self.words: dict[str, frozenset[str]] = {}
+        for label, said in examples:
+            self.words[label] = self.words.get(label, frozenset()) | frozenset(said.split())
         self.weights = classifier.coef_.T
         self.bias = classifier.intercept_
 
@@ -182,6 +187,11 @@ def learned(
     guard = grammar.guard_words
     if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
         return None  # "Hä?", "oh come on": a sound, for the templates to know or not
+    common = frozenset().union(
+        *(guard.get(k, frozenset()) for k in ("question_word", "stop", "filler", "subject"))
+    )
+    if not (set(tokens) - common) & found.words.get(name, frozenset()):
+        return None  # "Easter money" sounds like "faster" but says none of its words
     acts = name in grammar.request_intents and name not in grammar.question_intents
     if acts and set(tokens) & guard.get("refusal", frozenset()):
         return None  # "Pause. Nein, doch nicht.", "don't take that back"
