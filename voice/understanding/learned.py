@@ -42,6 +42,7 @@ from typing import Any
 from voice.understanding.fallback import Fallback, skeleton
 from voice.understanding.grammar import Grammar
 from voice.understanding.intent import Intent
+from voice.understanding.questions import _asks as asks
 
 SCORE = 0.9
 """How sure such an answer is: acted on (a question changes nothing)."""
@@ -95,9 +96,10 @@ class Model:
         matrix = self.vectorizer.fit_transform(texts)
         classifier = LinearSVC(C=1.0).fit(matrix, labels)
         self.classes: list[str] = [str(c) for c in classifier.classes_]
-        self.words: dict[str, frozenset[str]] = {}
+        words: dict[str, set[str]] = {}
         for label, said in examples:
-            self.words[label] = self.words.get(label, frozenset()) | frozenset(said.split())
+            words.setdefault(label, set()).update(said.split())
+        self.words = {label: frozenset(seen) for label, seen in words.items()}
         self.weights = classifier.coef_.T
         self.bias = classifier.intercept_
 
@@ -174,6 +176,9 @@ def learned(
     pool = asking & (allowed if allowed is not None else grammar.intent_names)
     if not pool or not norm.strip():
         return None
+    tokens = fallback.tokens(norm)
+    if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
+        return None  # "Hä?", "oh come on": a sound, for the templates to know or not
     found = _model_of(grammar)
     if found is None:
         return None
@@ -183,13 +188,8 @@ def learned(
     (best, name), (second, _) = ranked[0], ranked[1]
     if name not in pool or best - second < MARGIN:
         return None
-    tokens = fallback.tokens(norm)
     guard = grammar.guard_words
-    if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
-        return None  # "Hä?", "oh come on": a sound, for the templates to know or not
-    common = frozenset().union(
-        *(guard.get(k, frozenset()) for k in ("question_word", "stop", "filler", "subject"))
-    )
+    common = grammar.derived("learned_common", _common)
     if not (set(tokens) - common) & found.words.get(name, frozenset()):
         return None  # "Easter money" sounds like "faster" but says none of its words
     acts = name in grammar.request_intents and name not in grammar.question_intents
@@ -203,11 +203,18 @@ def learned(
     return Intent(name, slots, norm, SCORE)
 
 
-def _asks(guard: Mapping[str, frozenset[str]], tokens: Sequence[str]) -> bool:
-    """Does the utterance ask (a question word in it, a verb first) or tell the game
-    master to say something ("tell me the score", "sag mal den Punktestand an")?"""
-    starts = guard.get("question_start", frozenset()) | guard.get("prompting", frozenset())
-    return bool(guard.get("question_word", frozenset()) & set(tokens)) or tokens[0] in starts
+def _common(grammar: Grammar) -> frozenset[str]:
+    """Words that say nothing of what is asked: question words, articles, fillers,
+    subjects (worked out once per grammar)."""
+    guard = grammar.guard_words
+    kinds = ("question_word", "stop", "filler", "subject")
+    return frozenset().union(*(guard.get(kind, frozenset()) for kind in kinds))
+
+
+def _asks(guard: Mapping[str, frozenset[str]], tokens: list[str]) -> bool:
+    """Does the utterance ask (a question word in it, a verb first: questions.py's rule)
+    or tell the game master to say something ("tell me the score", "sag mal ... an")?"""
+    return asks(guard, tokens) or tokens[0] in guard.get("prompting", frozenset())
 
 
 def _slots(
