@@ -42,6 +42,56 @@ def test_talk_and_refusals_stay_unanswered(lang: str, text: str) -> None:
     assert parse("farben", lang, "story", text) is None
 
 
+@pytest.mark.parametrize(
+    ("game", "lang", "situation", "text", "intent", "slots"),
+    [
+        ("farben", "en", "choosing", "All the cards are down now", "ready", {}),
+        ("farben", "de", "start", "Los einfach einen aus", "random_first", {}),
+        ("farben", "en", "naming", "Give me a hint for Cem's would you", "hint", {"player": "Cem"}),
+        (
+            "pantone",
+            "en",
+            "guessing",
+            "Penalty for Ben, he blurted out a name while she was drawing",
+            "penalty",
+            {"player": "Ben"},
+        ),
+    ],
+)
+def test_a_move_in_words_no_template_holds_is_made(
+    game: str, lang: str, situation: str, text: str, intent: str, slots: dict[str, Any]
+) -> None:
+    """What families said teaches these; the values come from the words said."""
+    assert parse(game, lang, situation, text) == {"intent": intent, "slots": slots}
+
+
+@pytest.mark.parametrize(
+    ("lang", "situation", "text"),
+    [
+        ("en", "naming", "Ben, yours is green surely, you always pick green"),  # advice
+        ("en", "naming", "did Ben have green for the football story?"),  # a question
+        ("en", "start", "don't let Cem start, he always wins"),  # a refusal
+        ("en", "start", "Cem, sit down and stop fidgeting, you're not starting"),
+        ("de", "start", "Mia, setz dich hin, du bist noch lange nicht dran"),
+    ],
+)
+def test_talk_with_names_and_colours_makes_no_move(lang: str, situation: str, text: str) -> None:
+    assert parse("farben", lang, situation, text) is None
+
+
+def test_a_move_the_model_is_less_sure_of_is_asked_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "Let's have Ben get us going, he's dressed like a traffic cone"
+    monkeypatch.setattr(learned_module, "SURE_MARGIN", 99.0)
+    _, session = understood("farben", "en", "start", text)
+    moves = len(session.actions)
+    session.hear(text)
+    assert len(session.actions) == moves  # nothing applied yet
+    assert session.awaiting is not None and session.awaiting[0] == "move"
+    session.hear("yes")
+    assert len(session.actions) == moves + 1
+    assert session.actions[-1].args == {"player": "Ben"}
+
+
 def _read_in(text: str, situation: str = "story") -> Any:
     _, session = understood("farben", "en", situation, "x")
     phase = session.phase()
@@ -110,3 +160,12 @@ def test_the_examples_are_the_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert written.read_text(encoding="utf-8") == shipped.read_text(encoding="utf-8")
     written.write_text(written.read_text(encoding="utf-8") + "talk\tan old line\n")
     assert examples.main(["--check"]) == 1
+
+
+def test_the_quick_reading_gives_what_scikit_learn_gives() -> None:
+    """The decision values worked out per utterance are the classifier's own."""
+    model = learned_module.model("en", "farben")
+    assert model is not None
+    for text in ("whose go is it", "{player} had purple i reckon", "zzz", ""):
+        expected = (model.vectorizer.transform([text]) @ model.weights + model.bias).ravel()
+        assert model.values(text) == pytest.approx(expected, abs=1e-9)

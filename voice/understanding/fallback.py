@@ -209,6 +209,8 @@ class Fallback:
                 if hit is not None:
                     found = Span(i, i + size, hit[0], hit[1])
                     break
+            if found is None and (owner := self._owner(tokens, i)) is not None:
+                found = Span(i, i + 1, owner[0], owner[1])  # "anna's was brown", "Mias is lila"
             if found is None and "object" in fixed and len(fixed["object"]) == 1:
                 for phrase in deictic:
                     if tuple(tokens[i : i + len(phrase)]) == phrase:
@@ -230,6 +232,21 @@ class Fallback:
                 i += 1
         return spans
 
+    def _owner(self, tokens: Sequence[str], i: int) -> tuple[str, Any] | None:
+        """The player a name with the possessive s names ("anna's", German "mias"): a
+        player's colour or card is said by its owner's name ("Anna's was brown", "Mias
+        is lila"). Not before a thing of theirs no template speaks of ("Mias Pullover ist
+        gelb", "like Anna's trainers"): that is about the pullover."""
+        word = tokens[i]
+        stem = word.removesuffix("'s") if word.endswith("'s") else word.removesuffix("s")
+        if stem == word or len(stem) < 2:
+            return None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and not (self.is_value(after) or after in self._owned_by):
+            return None
+        hit = self._values.get((stem,))
+        return hit if hit is not None and hit[0] == "player" else None
+
     def _no_value_at(self, tokens: Sequence[str], span: Span) -> bool:
         """Is the value word at ``span`` part of a phrase where it is no value (the
         grammar's ``not_a_value`` guard words: "ich weiß", "weiß ich nicht")?"""
@@ -250,6 +267,14 @@ class Fallback:
     def _longest_value(self) -> int:
         """How many words the longest value has (worked out once, not per utterance)."""
         return max((len(k) for k in self._values), default=1)
+
+    @cached_property
+    def _owned_by(self) -> frozenset[str]:
+        """Words after which a name with the possessive s is the owner's move: a verb
+        ("is", "war"), a word for the colour or card, a small word ("can she ...")."""
+        kinds = ("owned_by", "filler", "subject", "question_start", "minor")
+        said = frozenset().union(*(self.words.get(kind, frozenset()) for kind in kinds))
+        return said - self.words.get("either_or", frozenset())  # "Cem's or mine?"
 
     @cached_property
     def _not_a_value(self) -> list[tuple[str, ...]]:
