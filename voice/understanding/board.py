@@ -89,6 +89,9 @@ _PURPOSE = {
 """Words that open what a swatch stands for ("two yellow at the top, for the hair", "vier
 grüne unten, als Wiese"): the Artist's reason, said after the board, never a part of it."""
 
+BOARD = "board"
+"""The Artist's move telling the board: its items are read here, never spotted word by word."""
+
 BOARD_QUERY = "board_query"
 
 ASKED_SCORE = 0.9
@@ -418,9 +421,9 @@ class BoardNameParser(NameParser):
         last: Mapping[str, Any] | None = None,
     ) -> Intent | None:
         result = super().parse(text, allowed, slots, heard=heard, last=last)
-        if result is not None and result.name == "board":
+        if result is not None and result.name == BOARD:
             items = self._read(text)  # a template sentence: read it the same way
-            return Intent("board", {"items": items}, result.text, result.score) if items else None
+            return Intent(BOARD, {"items": items}, result.text, result.score) if items else None
         unknown_name = (
             result is not None
             and result.name == self.intent
@@ -437,11 +440,11 @@ class BoardNameParser(NameParser):
             and self.board.asks_about(text)
         ):
             return Intent(BOARD_QUERY, {}, normalize(text), ASKED_SCORE)
-        if len(text) <= MAX_CHARS and (allowed is None or "board" in allowed):
+        if len(text) <= MAX_CHARS and (allowed is None or BOARD in allowed):
             reasons = allowed is not None and self.intent not in allowed  # nobody guesses yet
             items = self._read(text, reasons)
             if items is not None:
-                return Intent("board", {"items": items}, normalize(text), 1.0)
+                return Intent(BOARD, {"items": items}, normalize(text), 1.0)
         return result
 
     def _read(self, text: str, reasons: bool = False) -> list[dict[str, Any]] | None:

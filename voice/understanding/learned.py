@@ -223,13 +223,11 @@ def learned(
     if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
         return None  # "Hä?", "oh come on": a sound, for the templates to know or not
     found = _model_of(grammar)
-    if found is None:
+    best = _best(found, fallback, norm, allowed, fixed, asking)
+    if found is None or best is None:
         return None
-    ranked = found.ranked(masked(fallback, norm, fixed), allowed, asking)
-    if len(ranked) < 2:
-        return None
-    (best, name), (second, _) = ranked[0], ranked[1]
-    if name not in pool or best - second < MARGIN:
+    name, margin = best
+    if name not in pool or margin < MARGIN:
         return None
     guard = grammar.guard_words
     common = grammar.derived("learned_common", _common)
@@ -265,7 +263,9 @@ def learned_move(
     if allowed is None or not norm.strip():
         return None
     asking = grammar.question_intents | grammar.request_intents
-    pool = allowed - asking - ANSWERS - grammar.derived("learned_unmade", _unmade) - {TALK}
+    from voice.understanding.board import BOARD  # (board.py imports the parser)
+
+    pool = allowed - asking - ANSWERS - {BOARD, TALK}  # a board is read by board.py
     if not pool:
         return None
     tokens = fallback.tokens(norm)
@@ -274,25 +274,34 @@ def learned_move(
     guard = grammar.guard_words
     if asks(guard, tokens) or set(tokens) & guard.get("refusal", frozenset()):
         return None  # "Is it yellow?", "don't pick Ben": no move
-    found = _model_of(grammar)
+    best = _best(_model_of(grammar), fallback, norm, allowed, fixed, asking)
+    if best is None:
+        return None
+    name, margin = best
+    if name not in pool or margin < MOVE_MARGIN:
+        return None
+    slots = _slots(fallback, tokens, name, fixed)
+    if slots is None:
+        return None
+    return Intent(name, slots, norm, SCORE if margin >= SURE_MARGIN else UNSURE)
+
+
+def _best(
+    found: Model | None,
+    fallback: Fallback,
+    norm: str,
+    allowed: frozenset[str] | None,
+    fixed: Mapping[str, Sequence[Any]] | None,
+    asking: frozenset[str],
+) -> tuple[str, float] | None:
+    """The class the model ranks first for ``norm`` and how far ahead of the next."""
     if found is None:
         return None
     ranked = found.ranked(masked(fallback, norm, fixed), allowed, asking)
     if len(ranked) < 2:
         return None
     (best, name), (second, _) = ranked[0], ranked[1]
-    if name not in pool or best - second < MOVE_MARGIN:
-        return None
-    slots = _slots(fallback, tokens, name, fixed)
-    if slots is None:
-        return None
-    return Intent(name, slots, norm, SCORE if best - second >= SURE_MARGIN else UNSURE)
-
-
-def _unmade(grammar: Grammar) -> frozenset[str]:
-    """Moves whose values are more than spotted words (a board of counts and places):
-    never read by the learnt model."""
-    return frozenset(grammar.intent_names & {"board"})
+    return name, best - second
 
 
 def _common(grammar: Grammar) -> frozenset[str]:
