@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from voice.understanding.fallback import Fallback, skeleton
-from voice.understanding.grammar import Grammar
+from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intent import Intent
 from voice.understanding.questions import _asks as asks
 
@@ -266,24 +266,43 @@ def learned_move(
     from voice.understanding.board import BOARD  # (board.py imports the parser)
 
     pool = allowed - asking - ANSWERS - {BOARD, TALK}  # a board is read by board.py
+    pool -= grammar.derived("learned_denying", lambda g: _denying(g, fallback))
     if not pool:
         return None
     tokens = fallback.tokens(norm)
     if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
         return None
     guard = grammar.guard_words
-    if asks(guard, tokens) or set(tokens) & guard.get("refusal", frozenset()):
-        return None  # "Is it yellow?", "don't pick Ben": no move
+    doubt = guard.get("refusal", frozenset()) | guard.get("either_or", frozenset())
+    if asks(guard, tokens) or any(w in doubt or w.endswith("n't") for w in tokens):
+        return None  # "Is it yellow?", "don't pick Ben", "green or blue": no move
     best = _best(_model_of(grammar), fallback, norm, allowed, fixed, asking)
     if best is None:
         return None
     name, margin = best
     if name not in pool or margin < MOVE_MARGIN:
         return None
+    spec = grammar.wrapped_moves.get(name)
+    if spec is not None and (
+        holds_phrase(norm, spec.apart) or set(tokens) & spec.owners
+    ):  # "Our neighbours are painting their house blue", "the house is going blue too"
+        return None
     slots = _slots(fallback, tokens, name, fixed)
     if slots is None:
         return None
     return Intent(name, slots, norm, SCORE if margin >= SURE_MARGIN else UNSURE)
+
+
+def _denying(grammar: Grammar, fallback: Fallback) -> frozenset[str]:
+    """Moves whose own sentences deny ("I don't remember", "weiß ich nicht"): what tells
+    them from their opposite ("now I remember") is one word the n-grams hardly weigh, so
+    the model never reads them."""
+    refusal = grammar.guard_words.get("refusal", frozenset())
+    return frozenset(
+        name
+        for name, model_ in fallback.models.items()
+        if any(w in refusal or w.endswith("n't") for w in model_.words)
+    )
 
 
 def _best(
