@@ -22,9 +22,12 @@ from voice.understanding.learned import ExamplesError, learned, read_examples
         ("farben", "en", "story", "remind me what the two words were", "words", {}),
         ("farben", "en", "story", "what am I meant to be doing now", "help", {}),
         ("farben", "de", "story", "wie sieht's denn insgesamt aus bei uns", "status", {}),
+        # moves: what families said teaches these; the values come from the words said
+        ("farben", "en", "choosing", "All the cards are down now", "ready", {}),
+        ("farben", "de", "start", "Los einfach einen aus", "random_first", {}),
     ],
 )
-def test_questions_in_own_words_are_answered(
+def test_questions_and_moves_in_own_words_are_understood(
     game: str, lang: str, situation: str, text: str, intent: str, slots: dict[str, Any]
 ) -> None:
     assert parse(game, lang, situation, text) == {"intent": intent, "slots": slots}
@@ -40,20 +43,6 @@ def test_questions_in_own_words_are_answered(
 )
 def test_talk_and_refusals_stay_unanswered(lang: str, text: str) -> None:
     assert parse("farben", lang, "story", text) is None
-
-
-@pytest.mark.parametrize(
-    ("game", "lang", "situation", "text", "intent", "slots"),
-    [
-        ("farben", "en", "choosing", "All the cards are down now", "ready", {}),
-        ("farben", "de", "start", "Los einfach einen aus", "random_first", {}),
-    ],
-)
-def test_a_move_in_words_no_template_holds_is_made(
-    game: str, lang: str, situation: str, text: str, intent: str, slots: dict[str, Any]
-) -> None:
-    """What families said teaches these; the values come from the words said."""
-    assert parse(game, lang, situation, text) == {"intent": intent, "slots": slots}
 
 
 @pytest.mark.parametrize(
