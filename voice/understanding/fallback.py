@@ -61,6 +61,13 @@ MIN_FUZZY_VALUE = 4
 _PLACEHOLDER = "zz{}zz"
 
 
+def possessive_stem(word: str) -> str | None:
+    """``word`` without its possessive s ("anna's", German "annas": "anna"), or ``None``
+    when it has none."""
+    stem = word.removesuffix("'s") if word.endswith("'s") else word.removesuffix("s")
+    return None if stem == word else stem
+
+
 def _placeholder(slot: str) -> str:
     return "{" + slot + "}"
 
@@ -237,9 +244,8 @@ class Fallback:
         player's colour or card is said by its owner's name ("Anna's was brown", "Mias
         is lila"). Not before a thing of theirs no template speaks of ("Mias Pullover ist
         gelb", "like Anna's trainers"): that is about the pullover."""
-        word = tokens[i]
-        stem = word.removesuffix("'s") if word.endswith("'s") else word.removesuffix("s")
-        if stem == word or len(stem) < 2:
+        stem = possessive_stem(tokens[i])
+        if stem is None or len(stem) < 2:
             return None
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         if after is not None and not (self.is_value(after) or after in self._owned_by):

@@ -28,7 +28,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from voice.understanding.fallback import SURE_SCORE, VALUE_SLOTS, Fallback, refused
+from voice.understanding.fallback import (
+    SURE_SCORE,
+    VALUE_SLOTS,
+    Fallback,
+    possessive_stem,
+    refused,
+)
 from voice.understanding.frames import Reading
 from voice.understanding.grammar import Grammar, holds_phrase, phrase_at
 from voice.understanding.intent import Asked, Core, Intent
@@ -229,8 +235,8 @@ def _matchable(grammar: Grammar, core: str) -> bool:
 def _owner(word: str, words: frozenset[str] | set[str]) -> bool:
     """A name with the possessive s of a template such as "{player}'s phone" ("anna's",
     German "annas")."""
-    stem = word.removesuffix("'s") if word.endswith("'s") else word.removesuffix("s")
-    return stem != word and stem in words
+    stem = possessive_stem(word)
+    return stem is not None and stem in words
 
 
 def corrects(reading: Reading) -> bool:

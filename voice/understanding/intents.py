@@ -26,7 +26,7 @@ from voice.understanding.fallback import CELL_SLOTS, Fallback, refused
 from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intent import Asked, Core
 from voice.understanding.intent import Intent as Intent  # where it always was
-from voice.understanding.learned import learned, learned_move
+from voice.understanding.learned import learned
 from voice.understanding.questions import question
 from voice.understanding.retraction import Settled, decided, retracted, settled
 from voice.understanding.wrapped import wrapped
@@ -285,11 +285,11 @@ class IntentParser:
             guessed = question(  # "wer gewinnt gerade?"
                 self.grammar, self.fallback, norm, allowed, raw, lambda p: self._exact(p, allowed)
             )
-        if guessed is None:  # "who flips first?", "where do things stand?"
+        if (
+            guessed is None
+        ):  # "who flips first?", "Anna's was brown, I reckon, the sandcastle story"
             fixed = {k: list(v) for k, v in slots.items()} if slots is not None else None
             guessed = learned(self.grammar, self.fallback, norm, allowed, fixed)
-            if guessed is None:  # "Anna's was brown, I reckon, the sandcastle story"
-                guessed = learned_move(self.grammar, self.fallback, norm, allowed, fixed)
         return guessed, None
 
     def _as_said(

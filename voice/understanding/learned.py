@@ -122,8 +122,6 @@ class Model:
         self.idf = self.vectorizer.idf_
         self.weights = np.asarray(classifier.coef_).T
         self.bias = classifier.intercept_
-        self._last: tuple[Any, list[tuple[float, str]]] | None = None
-        """The last ranking asked for (one utterance asks twice: a question? a move?)."""
 
     def values(self, norm: str) -> Any:
         """The decision value of every class for ``norm`` (as LinearSVC gives them)."""
@@ -146,12 +144,8 @@ class Model:
         """The classes by their decision values, best first; of the questions and
         requests (``asking``) only those ``allowed``. Moves and talk always stay in: a
         move said oddly is not taken for a question."""
-        key = (norm, allowed, asking)
-        last = self._last
-        if last is not None and last[0] == key:  # the question and then the move reading
-            return last[1]
         values = self.values(norm)
-        ranked = sorted(
+        return sorted(
             (
                 (float(v), name)
                 for v, name in zip(values, self.classes, strict=True)
@@ -159,8 +153,6 @@ class Model:
             ),
             reverse=True,
         )
-        self._last = (key, ranked)
-        return ranked
 
 
 @lru_cache(maxsize=16)
@@ -214,83 +206,79 @@ def learned(
     allowed: frozenset[str] | None,
     fixed: Mapping[str, Sequence[Any]] | None = None,
 ) -> Intent | None:
-    """The question or request ``norm`` asks for as the examples teach it, or ``None``."""
-    asking = grammar.question_intents | grammar.request_intents
-    pool = asking & (allowed if allowed is not None else grammar.intent_names)
-    if not pool or not norm.strip():
+    """The question, request or move ``norm`` says as the examples teach it, or
+    ``None``: the class the model ranks first decides which rules it must then pass."""
+    if not norm.strip():
         return None
     tokens = fallback.tokens(norm)
     if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
         return None  # "Hä?", "oh come on": a sound, for the templates to know or not
     found = _model_of(grammar)
-    best = _best(found, fallback, norm, allowed, fixed, asking)
-    if found is None or best is None:
+    if found is None:
         return None
-    name, margin = best
-    if name not in pool or margin < MARGIN:
+    asking = grammar.question_intents | grammar.request_intents
+    ranked = found.ranked(masked(fallback, norm, fixed), allowed, asking)
+    if len(ranked) < 2:
         return None
+    (best, name), (second, _) = ranked[0], ranked[1]
+    margin = best - second
+    if name in asking:
+        pool = allowed if allowed is not None else grammar.intent_names
+        if name not in pool or not _asked(grammar, found, tokens, name, margin):
+            return None
+        score = SCORE
+    else:
+        if allowed is None or not _moved(grammar, fallback, norm, tokens, name, margin, allowed):
+            return None
+        score = SCORE if margin >= SURE_MARGIN else UNSURE
+    slots = _slots(fallback, tokens, name, fixed)
+    return None if slots is None else Intent(name, slots, norm, score)
+
+
+def _asked(grammar: Grammar, found: Model, tokens: list[str], name: str, margin: float) -> bool:
+    """May ``name``, a question or request ranked first, be answered?"""
+    if margin < MARGIN:
+        return False
     guard = grammar.guard_words
     common = grammar.derived("learned_common", _common)
     if not (set(tokens) - common) & found.words.get(name, frozenset()):
-        return None  # "Easter money" sounds like "faster" but says none of its words
+        return False  # "Easter money" sounds like "faster" but says none of its words
     acts = name in grammar.request_intents and name not in grammar.question_intents
     if acts and set(tokens) & guard.get("refusal", frozenset()):
-        return None  # "Pause. Nein, doch nicht.", "don't take that back"
-    if name not in grammar.request_intents and not _asks(guard, tokens):
-        return None  # "all those words": a question must ask, or tell to ("sag mal ...")
-    slots = _slots(fallback, tokens, name, fixed)
-    if slots is None:
-        return None
-    return Intent(name, slots, norm, SCORE)
+        return False  # "Pause. Nein, doch nicht.", "don't take that back"
+    # "all those words": a question must ask, or tell to ("sag mal ...")
+    return name in grammar.request_intents or _asks(guard, tokens)
 
 
-def learned_move(
+def _moved(
     grammar: Grammar,
     fallback: Fallback,
     norm: str,
-    allowed: frozenset[str] | None,
-    fixed: Mapping[str, Sequence[Any]] | None = None,
-) -> Intent | None:
-    """The move ``norm`` makes as the examples teach it, or ``None``: a move said with
-    more around it than any template holds ("Anna's was brown, I reckon, the sandcastle
-    story", "Let's have Cem kick us off, he's dressed like a packet of highlighters").
-
-    Stricter than a question, since a wrong move costs the game: the best class must be
-    a move the phase takes, far ahead of every other class, table talk among them
-    (``MOVE_MARGIN``); the values named must be exactly one of its templates' slots; the
-    utterance must not ask (a question word, a verb first) nor refuse. It is acted on
-    only when the margin is wide (``SURE_MARGIN``), else asked back first."""
-    if allowed is None or not norm.strip():
-        return None
-    asking = grammar.question_intents | grammar.request_intents
+    tokens: list[str],
+    name: str,
+    margin: float,
+    allowed: frozenset[str],
+) -> bool:
+    """May ``name``, a move ranked first, be made (or asked back)? Stricter than a
+    question, since a wrong move costs the game: a move said with more around it than any
+    template holds ("Anna's was brown, I reckon, the sandcastle story", "Let's have Cem
+    kick us off, he's dressed like a packet of highlighters") must be one the phase
+    takes, far ahead of every other class, table talk among them (``MOVE_MARGIN``); the
+    utterance must not ask, refuse, weigh or deny; a colour move must not be about
+    someone's own thing. It is made at once only from ``SURE_MARGIN``, else asked back."""
     from voice.understanding.board import BOARD  # (board.py imports the parser)
 
-    pool = allowed - asking - ANSWERS - {BOARD, TALK}  # a board is read by board.py
-    pool -= grammar.derived("learned_denying", lambda g: _denying(g, fallback))
-    if not pool:
-        return None
-    tokens = fallback.tokens(norm)
-    if len(tokens) < MIN_WORDS or grammar.frames.silent(norm):
-        return None
+    if name not in allowed or name in ANSWERS or name in (BOARD, TALK) or margin < MOVE_MARGIN:
+        return False  # a board is read by board.py
+    if name in grammar.derived("learned_denying", lambda g: _denying(g, fallback)):
+        return False
     guard = grammar.guard_words
     doubt = guard.get("refusal", frozenset()) | guard.get("either_or", frozenset())
     if asks(guard, tokens) or any(w in doubt or w.endswith("n't") for w in tokens):
-        return None  # "Is it yellow?", "don't pick Ben", "green or blue": no move
-    best = _best(_model_of(grammar), fallback, norm, allowed, fixed, asking)
-    if best is None:
-        return None
-    name, margin = best
-    if name not in pool or margin < MOVE_MARGIN:
-        return None
+        return False  # "Is it yellow?", "don't pick Ben", "green or blue": no move
     spec = grammar.wrapped_moves.get(name)
-    if spec is not None and (
-        holds_phrase(norm, spec.apart) or set(tokens) & spec.owners
-    ):  # "Our neighbours are painting their house blue", "the house is going blue too"
-        return None
-    slots = _slots(fallback, tokens, name, fixed)
-    if slots is None:
-        return None
-    return Intent(name, slots, norm, SCORE if margin >= SURE_MARGIN else UNSURE)
+    # "Our neighbours are painting their house blue", "the house is going blue too"
+    return spec is None or not (holds_phrase(norm, spec.apart) or set(tokens) & spec.owners)
 
 
 def _denying(grammar: Grammar, fallback: Fallback) -> frozenset[str]:
@@ -303,24 +291,6 @@ def _denying(grammar: Grammar, fallback: Fallback) -> frozenset[str]:
         for name, model_ in fallback.models.items()
         if any(w in refusal or w.endswith("n't") for w in model_.words)
     )
-
-
-def _best(
-    found: Model | None,
-    fallback: Fallback,
-    norm: str,
-    allowed: frozenset[str] | None,
-    fixed: Mapping[str, Sequence[Any]] | None,
-    asking: frozenset[str],
-) -> tuple[str, float] | None:
-    """The class the model ranks first for ``norm`` and how far ahead of the next."""
-    if found is None:
-        return None
-    ranked = found.ranked(masked(fallback, norm, fixed), allowed, asking)
-    if len(ranked) < 2:
-        return None
-    (best, name), (second, _) = ranked[0], ranked[1]
-    return name, best - second
 
 
 def _common(grammar: Grammar) -> frozenset[str]:
