@@ -229,7 +229,7 @@ def test_a_stream_that_stalls_shows_a_banner(browser, tmp_path: Path, monkeypatc
     try:
         browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
         assert _banner(browser) == ""
-        WebDriverWait(browser, 6, poll_frequency=0.1).until(
+        WebDriverWait(browser, 20, poll_frequency=0.1).until(
             lambda d: "Seit 2 Sekunden kein Lebenszeichen" in _banner(d)
         )
     finally:

@@ -20,6 +20,7 @@ from hassil.expression import Sentence
 from hassil.sample import sample_expression
 
 from voice.understanding.grammar import Grammar, holds_phrase
+from voice.understanding.intent import BOARD
 from voice.understanding.intents import MAX_CHARS, Intent
 from voice.understanding.names import NameParser
 from words.text import normalize
@@ -89,8 +90,6 @@ _PURPOSE = {
 """Words that open what a swatch stands for ("two yellow at the top, for the hair", "vier
 grüne unten, als Wiese"): the Artist's reason, said after the board, never a part of it."""
 
-BOARD = "board"
-"""The Artist's move telling the board: its items are read here, never spotted word by word."""
 
 BOARD_QUERY = "board_query"
 

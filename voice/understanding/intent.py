@@ -27,6 +27,11 @@ class Intent:
         return {"intent": self.name, "slots": dict(self.slots)}
 
 
+BOARD = "board"
+"""The Artist's move telling the board (Pantone): its items are read by
+:mod:`voice.understanding.board`, never spotted word by word."""
+
+
 class Core(str):
     """Where the guard reads instead of the whole utterance: the sentence itself, once
     what stood beside it was read and found harmless (a remark: "grün, nicht blau") or

@@ -43,7 +43,7 @@ import numpy as np
 
 from voice.understanding.fallback import Fallback, skeleton
 from voice.understanding.grammar import Grammar, holds_phrase
-from voice.understanding.intent import Intent
+from voice.understanding.intent import BOARD, Intent
 from voice.understanding.questions import _asks as asks
 
 SCORE = 0.9
@@ -266,8 +266,6 @@ def _moved(
     takes, far ahead of every other class, table talk among them (``MOVE_MARGIN``); the
     utterance must not ask, refuse, weigh or deny; a colour move must not be about
     someone's own thing. It is made at once only from ``SURE_MARGIN``, else asked back."""
-    from voice.understanding.board import BOARD  # (board.py imports the parser)
-
     if name not in allowed or name in ANSWERS or name in (BOARD, TALK) or margin < MOVE_MARGIN:
         return False  # a board is read by board.py
     if name in grammar.derived("learned_denying", lambda g: _denying(g, fallback)):
