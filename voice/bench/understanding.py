@@ -36,6 +36,7 @@ from games.engine import Setup
 from games.farben import COLOURS
 from voice.output.sinks import RecordingOutput
 from voice.session.adapters import ADAPTERS
+from voice.session.dialogue import ANSWERS
 from voice.session.session import Session
 from voice.understanding.grammar import LANGUAGES
 from voice.understanding.intents import Intent
@@ -382,9 +383,14 @@ def same_meaning(
 
 def same_move(session: Session, intent: Intent | None, expect: Mapping[str, Any]) -> bool:
     """Two intents that are the same engine action now ("ich hatte grün" while showing
-    one's card is showing it: the adapter makes the one the other)."""
+    one's card is showing it: the adapter makes the one the other; "nee" while the Artist
+    judges a guess, nothing asked, is the verdict "wrong", as the session takes it)."""
     if intent is None or expect.get("intent") is None:
         return False
+    if intent.name in ANSWERS and session.question is None:
+        meant = session.adapter.yes_no_intent(intent.name == "affirm", session.game)
+        if meant is not None:
+            intent = Intent(meant, {}, intent.text, intent.score)
     wanted = Intent(str(expect["intent"]), dict(expect.get("slots") or {}))
     if not (session.is_move(intent) and session.is_move(wanted)):
         return False
