@@ -46,6 +46,7 @@ from voice.understanding.intents import MAX_CHARS, Intent, IntentParser, said_sl
 from voice.understanding.questions import generic_words, key_words
 from voice.understanding.retraction import name_taken_back
 from voice.understanding.sounds import SoundIndex
+from voice.understanding.verdict import verdict
 from words.text import normalize
 
 THINKING = "thinking"
@@ -111,6 +112,7 @@ class NameParser(IntentParser):
         self.sounds = SoundIndex(grammar.lang, self._all) if by_sound else None
         """Every name by sound (None: names are matched by their letters alone)."""
         self._by_sound_found: dict[str, int] = {}  # words → the character found by sound
+        self._names_said: frozenset[str] | None = None  # the words of every name
         self._said_no: dict[str, set[int]] = {}  # words → characters the player denied
         self._flat = [(i, form) for i, forms in enumerate(self._all) for form in forms]
         self._spellings = [" ".join(canonical(form)) for _, form in self._flat]
@@ -161,7 +163,32 @@ class NameParser(IntentParser):
         heard: bool,
     ) -> Intent | None:
         """What :meth:`parse` says ``norm`` means (the whole utterance, or it without its
-        opening words)."""
+        opening words, or the Artist's verdict in words of the family's own)."""
+        result = self._named(norm, text, allowed_set, slots, heard)
+        if allowed_set is not None and (result is None or result.name not in allowed_set):
+            # "Got it in one!", "Nah, not even close", "Yep, it's Pinocchio" (no guess now)
+            return verdict(self.grammar, text, allowed_set, self._name_words()) or result
+        return result
+
+    def _name_words(self) -> frozenset[str]:
+        """The words of every character's and player's name, and the words a guess is
+        said with."""
+        if self._names_said is None:
+            players = self.grammar.slot_lists.get("player")
+            said = [form for forms in self._all for form in forms]
+            said += [v.text_in.text for v in getattr(players, "values", ())]
+            words = {w for form in said for w in normalize(form).split()}
+            self._names_said = frozenset(words | self._fillers)  # and "it's", "des is"
+        return self._names_said
+
+    def _named(
+        self,
+        norm: str,
+        text: str,
+        allowed_set: frozenset[str] | None,
+        slots: Mapping[str, Iterable[Any]] | None,
+        heard: bool,
+    ) -> Intent | None:
         result = self._parse(norm, text, allowed_set, slots, heard)
         if result is not None and result.score >= 1.0:
             return result  # the whole sentence ("Hey Duggee" is a name)
