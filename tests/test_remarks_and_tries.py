@@ -546,3 +546,16 @@ def test_stopping_and_the_pace_in_everyday_words(lang, text, intent):
 def test_a_name_in_a_supposition_or_an_order_is_no_guess_and_not_asked(lang, situation, text):
     found, session = understood("pantone", lang, situation, text)
     assert found is None or found.name != "guess", found  # neither made nor asked back
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("Ooh, I know this one. Forty-three.", 43),  # "this one", then the number
+        ("I know this one forty-three", 43),
+        ("one forty-three", 143),  # the number said the short way
+        ("card one forty-three", 143),
+    ],
+)
+def test_this_one_is_no_part_of_the_card_number(text: str, card: int) -> None:
+    assert parse("pantone", "en", "choosing", text) == {"intent": "choose", "slots": {"card": card}}

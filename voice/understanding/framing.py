@@ -95,7 +95,7 @@ def framed(
     grammar = parser.grammar
     if grammar.frames.silent(norm):
         return None  # "I know this one": only frames, the core a piece of one of them
-    found_readings = readings(parser, norm, raw)
+    found_readings = [r for r in readings(parser, norm, raw) if not _split_one(grammar, norm, r)]
     for reading in found_readings:
         found = _as_core(
             parser, reading.core, allowed, reading.kinds, _subject(grammar, norm, reading)
@@ -125,6 +125,18 @@ def framed(
         if spotted is not None and spotted.score >= SURE_SCORE:
             return Intent(spotted.name, spotted.slots, norm, spotted.score), reading.values
     return None
+
+
+def _split_one(grammar: Grammar, norm: str, reading: Reading) -> bool:
+    """Does ``reading`` cut "this one" in two, its core a number from the pronoun ("I know
+    this one, forty-three": not card 143)?"""
+    guard = grammar.guard_words
+    words = norm.split()
+    return (
+        0 < reading.start < len(words)
+        and words[reading.start] in guard.get("pronoun_one", frozenset())
+        and words[reading.start - 1] in guard.get("one_of", frozenset())
+    )
 
 
 PLAIN_FRAMES = frozenset({"preface", "politeness", "tail", "lead", "answer", "speaker"})
