@@ -62,3 +62,20 @@ def test_a_question_about_a_value_as_near_to_two_goes_to_the_one_it_runs_like() 
     session = table("alle-meine-farben", "en", ["blue", "red"])
     found = session.parser.parse("Which colour is the bird?", None, {})
     assert found is not None and found.name == "object_colour", found
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "intent"),
+    [
+        # about oneself in common words only: no question about one's colours left
+        ("en", "I've forgotten what I even said, sorry Ben.", None),
+        ("de", "Ich hab vergessen, was ich überhaupt erzählt hab, sorry Jonas.", None),
+        ("en", "Wait, undo that, that's not what I meant to say.", "undo"),
+        ("en", "What colours has Anna got left?", "colours_left"),
+    ],
+)
+def test_a_question_about_oneself_needs_its_own_words(lang: str, text: str, intent) -> None:
+    from tests.test_remarks_and_tries import parse
+
+    found = parse("farben", lang, "naming", text)
+    assert (found or {}).get("intent") == intent, found

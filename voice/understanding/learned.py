@@ -325,4 +325,4 @@ def _slots(
             return None  # two players at once
     if frozenset(values) not in combos:
         return None
-    return values
+    return {k: v for k, v in values.items() if not k.startswith("_")}  # "_" slots: said, not kept

@@ -273,8 +273,10 @@ def _asked_about(
     if count < 2 or len(unknown) > count:
         return None
     addressed = spans[0].start == 0 and spans[0].slot == "player"
-    if addressed and not any(t in keys.get(best, ()) for t in content):
-        return None  # said to a player in common words: "Cem, was meinst du, was das ist?"
+    if (addressed or kinds <= PRONOUN_SLOTS) and not any(t in keys.get(best, ()) for t in content):
+        # in common words only, said to a player or about oneself: "Cem, was meinst du,
+        # was das ist?", "I've forgotten what I even said" (not what I have left)
+        return None
     kept = {slot: value for slot, value in values.items() if not slot.startswith("_")}
     return Intent(best, kept, norm, SCORE)  # "_" slots were said, not kept ("or grey")
 
