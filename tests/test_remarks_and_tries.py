@@ -559,3 +559,15 @@ def test_a_name_in_a_supposition_or_an_order_is_no_guess_and_not_asked(lang, sit
 )
 def test_this_one_is_no_part_of_the_card_number(text: str, card: int) -> None:
     assert parse("pantone", "en", "choosing", text) == {"intent": "choose", "slots": {"card": card}}
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Card forty. No peeking!", {"intent": "choose", "slots": {"card": 40}}),
+        ("okay, card sixty-seven. No cheating!", {"intent": "choose", "slots": {"card": 67}}),
+        ("Card forty. No, nothing.", None),  # a "no" that takes the card back
+    ],
+)
+def test_a_no_that_forbids_a_doing_takes_nothing_back(text: str, found) -> None:
+    assert parse("pantone", "en", "choosing", text) == found

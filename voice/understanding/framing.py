@@ -477,13 +477,23 @@ def _apart(parser: Matcher, remark: list[str], raw: str | None, cut: int) -> boo
         return False
     guard = grammar.guard_words
     asking = guard.get("question_word", frozenset()) | guard.get("hedge", frozenset())
-    if any(w in asking or w in guard.get("answer_no", frozenset()) for w in remark):
+    no = guard.get("answer_no", frozenset())
+    if any(
+        w in asking or (w in no and not _forbids(grammar, remark, i)) for i, w in enumerate(remark)
+    ):
         return False
     if any(grammar.frames.at(remark, i, ("correction",)) for i in range(len(remark))):
         return False
     if grammar.opens_with(remark, "question_start"):
         return False
     return any(w not in grammar.vocabulary for w in remark)
+
+
+def _forbids(grammar: Grammar, remark: list[str], i: int) -> bool:
+    """Is the "no" at ``remark[i]`` one that forbids a doing ("no peeking", "no cheating"),
+    no answer taking the move back?"""
+    after = remark[i + 1] if i + 1 < len(remark) else ""
+    return len(after) > 4 and after.endswith("ing") and after not in grammar.vocabulary
 
 
 def _whole(parser: Matcher, found: Intent, possible: Mapping[str, frozenset[Any]]) -> bool:
