@@ -89,6 +89,9 @@ PRESELECT_CUTOFF = 40.0
 every name :func:`games.name_match.score` accepts is far more similar."""
 
 
+_ANSWERS = frozenset({"affirm", "deny"})
+
+
 class NameParser(IntentParser):
     """:class:`IntentParser` with strict name matching for one intent's name slot."""
 
@@ -165,7 +168,9 @@ class NameParser(IntentParser):
         """What :meth:`parse` says ``norm`` means (the whole utterance, or it without its
         opening words, or the Artist's verdict in words of the family's own)."""
         result = self._named(norm, text, allowed_set, slots, heard)
-        if allowed_set is not None and (result is None or result.name not in allowed_set):
+        if allowed_set is not None and (
+            result is None or result.name not in allowed_set | _ANSWERS
+        ):  # (a yes or no is the verdict already: the session makes it one)
             # "Got it in one!", "Nah, not even close", "Yep, it's Pinocchio" (no guess now)
             return verdict(self.grammar, text, allowed_set, self._name_words()) or result
         return result
