@@ -43,6 +43,7 @@ from rapidfuzz import fuzz, process
 from games.name_match import Match, canonical, score
 from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intents import MAX_CHARS, Intent, IntentParser, said_slots
+from voice.understanding.learned import ANSWERS
 from voice.understanding.questions import generic_words, key_words
 from voice.understanding.retraction import name_taken_back
 from voice.understanding.sounds import SoundIndex
@@ -87,9 +88,6 @@ BY_SOUND = 0.6
 PRESELECT_CUTOFF = 40.0
 """Names less similar than this (rapidfuzz ratio of the spellings) are never candidates;
 every name :func:`games.name_match.score` accepts is far more similar."""
-
-
-_ANSWERS = frozenset({"affirm", "deny"})
 
 
 class NameParser(IntentParser):
@@ -155,25 +153,13 @@ class NameParser(IntentParser):
             return None
         allowed_set = frozenset(allowed) if allowed is not None else None
         with self._utterance():
-            return self._understood(norm, text, allowed_set, slots, heard)
-
-    def _understood(
-        self,
-        norm: str,
-        text: str,
-        allowed_set: frozenset[str] | None,
-        slots: Mapping[str, Iterable[Any]] | None,
-        heard: bool,
-    ) -> Intent | None:
-        """What :meth:`parse` says ``norm`` means (the whole utterance, or it without its
-        opening words, or the Artist's verdict in words of the family's own)."""
-        result = self._named(norm, text, allowed_set, slots, heard)
-        if allowed_set is not None and (
-            result is None or result.name not in allowed_set | _ANSWERS
-        ):  # (a yes or no is the verdict already: the session makes it one)
-            # "Got it in one!", "Nah, not even close", "Yep, it's Pinocchio" (no guess now)
-            return verdict(self.grammar, text, allowed_set, self._name_words()) or result
-        return result
+            result = self._understood(norm, text, allowed_set, slots, heard)
+            if allowed_set is not None and (
+                result is None or result.name not in allowed_set | ANSWERS
+            ):  # (a yes or no is the verdict already: the session makes it one)
+                # "Got it in one!", "Nah, not even close", "Yep, it's Pinocchio" (no guess)
+                return verdict(self.grammar, text, allowed_set, self._name_words()) or result
+            return result
 
     def _name_words(self) -> frozenset[str]:
         """The words of every character's and player's name, and the words a guess is
@@ -186,7 +172,7 @@ class NameParser(IntentParser):
             self._names_said = frozenset(words | self._fillers)  # and "it's", "des is"
         return self._names_said
 
-    def _named(
+    def _understood(
         self,
         norm: str,
         text: str,
@@ -194,6 +180,8 @@ class NameParser(IntentParser):
         slots: Mapping[str, Iterable[Any]] | None,
         heard: bool,
     ) -> Intent | None:
+        """What :meth:`parse` says ``norm`` means (the whole utterance, or it without its
+        opening words)."""
         result = self._parse(norm, text, allowed_set, slots, heard)
         if result is not None and result.score >= 1.0:
             return result  # the whole sentence ("Hey Duggee" is a name)

@@ -59,7 +59,7 @@ def question(
         found = _asked(grammar, fallback, expanded, allowed)
     if found is not None or raw is None:
         return found if found is None else Intent(found.name, found.slots, norm, SCORE)
-    pieces = [normalize(p) for p in _PIECES.split(raw)]
+    pieces = [normalize(p) for p in PIECES.split(raw)]
     pieces = [p for p in pieces if p]
     if len(pieces) < 2:
         return None
@@ -134,7 +134,7 @@ PRONOUN_SLOTS = frozenset({"self"})
 """Slots a pronoun fills ("ich"): a remark beside a request may say "I" ("Pause, ich hol
 was zu trinken") without naming anything of the game."""
 
-_PIECES = re.compile(r"[.!?;,:…]+|\s[-–—]+\s")
+PIECES = re.compile(r"[.!?;,:…]+|\s[-–—]+\s")
 
 
 def _asked(

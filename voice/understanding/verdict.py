@@ -11,11 +11,9 @@ is left is said back and held before it counts, as every verdict heard.
 
 from __future__ import annotations
 
-import re
-
 from voice.understanding.grammar import Grammar, holds_phrase
 from voice.understanding.intent import Intent
-from voice.understanding.questions import generic_words
+from voice.understanding.questions import PIECES, generic_words
 from words.text import normalize
 
 CORRECT, WRONG = "correct", "wrong"
@@ -23,8 +21,6 @@ CORRECT, WRONG = "correct", "wrong"
 SCORE = 0.9
 """How sure a verdict read from its cues is: made at once when typed, never at once by
 voice (below every engine's ``act``)."""
-
-_CLAUSES = re.compile(r"[.!?;:…]+|\s-\s|,")
 
 
 def verdict(
@@ -45,7 +41,7 @@ def verdict(
     if set(normalize(raw).split()) & guard.get("verdict_not", frozenset()):
         return None  # "say yes, say yes!", "hoffentlich stimmt's"
     said_yes = said_no = False
-    for part in _CLAUSES.split(raw):
+    for part in PIECES.split(raw):
         clause = normalize(part)
         if not clause:
             continue
